@@ -1,0 +1,43 @@
+// Number-theoretic transforms over BabyBear's two-adic subgroups (spec §3), Plonky3's dft_batch
+// contract: a row-major (2^log_n) x cols matrix, each column a polynomial, natural order in and out.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "core/field/babybear.hpp"
+#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/backend.hpp"
+
+namespace zkgpu {
+
+inline constexpr unsigned NTT_MAX_LOG_N = BabyBear::TWO_ADICITY;  // 27
+// Auto uses the GPU from this many field elements (rows * cols) on; below it the transfers cost
+// more than the CPU transform (measured on the H200 machine, see BENCHMARKS.md).
+inline constexpr uint64_t NTT_GPU_CROSSOVER_ELEMS = uint64_t(1) << 16;
+
+enum class NttDirection { Forward, Inverse };
+
+// Forward: coefficients -> evaluations E[i][c] = sum_j M[j][c] (shift * w^i)^j, w = g_{log_n}.
+// Inverse: those evaluations -> coefficients (scaled by 1/n). shift = 1 is the plain DFT;
+// any nonzero shift is a coset (Plonky3's default coset shift is 31). In place.
+// Throws Error(InvalidArgument) when matrix.size() != cols << log_n, log_n > 27 or shift == 0.
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir,
+         BabyBear shift = BabyBear::one(), Backend backend = Backend::Auto);
+// Extension-field matrix: the base-field transform of each of the 4 coordinates (twiddles lie
+// in F), i.e. the same as the base transform of the (2^log_n) x 4*cols base matrix.
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir,
+         BabyBear shift = BabyBear::one(), Backend backend = Backend::Auto);
+
+// Low-degree extension of evaluations over the subgroup H (|H| = 2^log_n) to the coset
+// shift * H' with |H'| = 2^(log_n + log_blowup): interpolate, zero-pad, evaluate. Returns the
+// (2^(log_n+log_blowup)) x cols matrix, natural order (Plonky3 coset_lde_batch without the
+// bit-reversal).
+std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                BabyBear shift, Backend backend = Backend::Auto);
+// LDE from coefficients (what WHIR does): zero-pad the 2^log_n coefficient rows to
+// 2^(log_n+log_blowup) and evaluate over shift * H'.
+std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
+                                      unsigned log_blowup, BabyBear shift = BabyBear::one(),
+                                      Backend backend = Backend::Auto);
+
+}  // namespace zkgpu

@@ -1,0 +1,21 @@
+// Shared by g++ and nvcc: every arithmetic function in src/core is ZKGPU_HD, so one source
+// serves the CPU backend and the CUDA kernels (same byte layout, same results).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define ZKGPU_HD __host__ __device__ __forceinline__
+#define ZKGPU_DEVICE_CODE 1
+#else
+#define ZKGPU_HD inline
+#define ZKGPU_DEVICE_CODE 0
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define ZKGPU_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define ZKGPU_UNROLL _Pragma("GCC unroll 32")
+#else
+#define ZKGPU_UNROLL
+#endif

@@ -1,0 +1,61 @@
+// Helpers shared by the test files: vector loading, seeded randomness, GPU skipping.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/field/babybear.hpp"
+#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/backend.hpp"
+
+namespace zkgpu::test {
+
+inline nlohmann::json load_vectors(const std::string& relpath) {
+  std::string path = std::string(ZKGPU_VECTORS_DIR) + "/" + relpath;
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot open test vector file " + path);
+  return nlohmann::json::parse(f);
+}
+
+// Deterministic per-test seed; ZKGPU_TEST_SEED overrides it to explore other inputs.
+inline uint64_t test_seed(uint64_t salt = 0) {
+  uint64_t base = 0x5eed2026;
+  if (const char* s = std::getenv("ZKGPU_TEST_SEED")) base = std::strtoull(s, nullptr, 0);
+  return base ^ (salt * 0x9e3779b97f4a7c15ull);
+}
+
+struct Rng {
+  std::mt19937_64 gen;
+  explicit Rng(uint64_t salt = 0) : gen(test_seed(salt)) {}
+  uint32_t u32() { return static_cast<uint32_t>(gen()); }
+  BabyBear fe() { return BabyBear::from_canonical(static_cast<uint32_t>(gen() % BabyBear::P)); }
+  BabyBear4 fe4() { return {{fe(), fe(), fe(), fe()}}; }
+  std::vector<BabyBear> fes(size_t n) {
+    std::vector<BabyBear> v(n);
+    for (auto& x : v) x = fe();
+    return v;
+  }
+};
+
+inline std::vector<BabyBear> canonical_vec(const nlohmann::json& arr) {
+  std::vector<BabyBear> v;
+  for (auto& x : arr) v.push_back(BabyBear::from_canonical(x.get<uint32_t>()));
+  return v;
+}
+
+// A poisoned value for output buffers: every real output must overwrite it.
+inline constexpr uint32_t POISON_WORD = 0xffffffffu;  // not a valid Montgomery word (>= p)
+
+}  // namespace zkgpu::test
+
+// GPU tests call this first: they run only where a CUDA device is usable.
+#define ZKGPU_REQUIRE_GPU()                                                                    \
+  do {                                                                                         \
+    if (!::zkgpu::cuda_usable()) GTEST_SKIP() << "no usable GPU: " << ::zkgpu::cuda_unavailable_reason(); \
+  } while (0)
