@@ -1,18 +1,24 @@
-#include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "zkgpu/backend.hpp"
+#include "commands.hpp"
+#include "zkgpu/status.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"zkgpu"};
+  CLI::App app{"zkgpu: fast zero-knowledge cryptography on CPUs and NVIDIA GPUs"};
   app.require_subcommand(1);
-  auto* info = app.add_subcommand("info", "backends, GPU and CPU features");
-  info->callback([] {
-    auto f = zkgpu::cpu_features();
-    std::cout << "cpu: " << f.model << " threads " << f.threads << " simd " << zkgpu::to_string(zkgpu::simd_level()) << "\n";
-    auto g = zkgpu::gpu_info();
-    std::cout << "gpu: " << (g ? g->name : zkgpu::cuda_unavailable_reason()) << "\n";
-  });
-  CLI11_PARSE(app, argc, argv);
+  zkgpu::cli::add_info_command(app);
+  zkgpu::cli::add_poseidon2_command(app);
+  zkgpu::cli::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {  // bad flags: CLI11 prints the reason
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : zkgpu::cli::EXIT_USAGE;
+  } catch (const zkgpu::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return zkgpu::cli::EXIT_USAGE;
+  }
   return 0;
 }

@@ -16,8 +16,18 @@
 
 namespace zkgpu::test {
 
+// Build-time paths, overridable at run time (binaries built on one machine and run on another).
+inline std::string vectors_dir() {
+  const char* env = std::getenv("ZKGPU_VECTORS_DIR");
+  return env ? env : ZKGPU_VECTORS_DIR;
+}
+inline std::string cli_path() {
+  const char* env = std::getenv("ZKGPU_CLI_PATH");
+  return env ? env : ZKGPU_CLI_PATH;
+}
+
 inline nlohmann::json load_vectors(const std::string& relpath) {
-  std::string path = std::string(ZKGPU_VECTORS_DIR) + "/" + relpath;
+  std::string path = vectors_dir() + "/" + relpath;
   std::ifstream f(path);
   if (!f) throw std::runtime_error("cannot open test vector file " + path);
   return nlohmann::json::parse(f);

@@ -1,0 +1,261 @@
+// `zkgpu bench ntt|poseidon2|merkle|pow|all`: the primitives side by side in one run — our CPU
+// backend (all threads), the GPU with data resident on the device, and the GPU called from host
+// memory (transfers included) — as a table or JSON, with each GPU figure as a fraction of its
+// physical limit on the reference H200.
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "zkgpu/challenger.hpp"
+#include "zkgpu/merkle.hpp"
+#include "zkgpu/ntt.hpp"
+#include "zkgpu/poseidon2.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "cuda/api.hpp"
+#endif
+
+namespace zkgpu::cli {
+
+namespace {
+
+// Ceilings measured on the reference H200 (DEVELOPERS guide): copy bandwidth and BabyBear
+// Montgomery multiplications per second.
+constexpr double H200_COPY_BYTES_PER_S = 4.0e12;
+constexpr double H200_MONT_MULS_PER_S = 2.6e12;
+
+// Montgomery multiplications in one permutation with a generic internal diagonal: 4 per S-box,
+// W per internal layer.
+constexpr double poseidon2_mults(int w) { return 8.0 * w * 4 + (w == 16 ? 13 : 21) * (4.0 + w); }
+
+struct Row {
+  std::string op, size;
+  double cpu_ms = -1, gpu_ms = -1, gpu_host_ms = -1;  // -1: not measured
+  double work = 0;        // items (elements, permutations) per run, for rates
+  std::string unit;       // what `work` counts
+  double gpu_floor_ms = -1;  // the physical-limit time for the GPU figure
+  std::string limit;         // which limit
+};
+
+struct Options {
+  bool quick = false, json = false;
+  int runs = 5;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? -1 : v[v.size() / 2];
+}
+
+// Median wall time of fn over `runs` calls after one warm-up call, milliseconds.
+double time_cpu(int runs, const std::function<void()>& fn) {
+  fn();
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    auto a = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+  }
+  return median(t);
+}
+
+std::vector<BabyBear> random_fes(size_t n, uint64_t seed) {
+  std::vector<BabyBear> v(n);
+  std::mt19937_64 g(seed);
+  for (auto& x : v) x = BabyBear::from_canonical(static_cast<uint32_t>(g() % BabyBear::P));
+  return v;
+}
+
+bool gpu() { return cuda_usable(); }
+
+void bench_ntt(const Options& o, std::vector<Row>& rows) {
+  std::vector<std::pair<unsigned, size_t>> shapes =
+      o.quick ? std::vector<std::pair<unsigned, size_t>>{{12, 1}, {16, 1}}
+              : std::vector<std::pair<unsigned, size_t>>{{16, 1}, {20, 1}, {22, 1}, {24, 1}, {26, 1}, {20, 16}};
+  for (auto [log_n, cols] : shapes) {
+    Row r;
+    r.op = "ntt forward";
+    r.size = "2^" + std::to_string(log_n) + " x " + std::to_string(cols);
+    r.work = double(cols) * double(size_t(1) << log_n);
+    r.unit = "elements";
+    auto data = random_fes(size_t(r.work), log_n);
+    r.cpu_ms = time_cpu(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cpu); });
+#if ZKGPU_HAVE_CUDA
+    if (gpu()) {
+      r.gpu_ms = median(cuda::time_ntt_device(log_n, cols, false, 2, o.runs));
+      r.gpu_host_ms = time_cpu(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cuda); });
+    }
+#endif
+    r.gpu_floor_ms = 2 * 4 * r.work / H200_COPY_BYTES_PER_S * 1e3;
+    r.limit = "one read + one write at 4 TB/s";
+    rows.push_back(r);
+  }
+}
+
+void bench_poseidon2(const Options& o, std::vector<Row>& rows) {
+  for (int w : {16, 24}) {
+    Row r;
+    r.op = "poseidon2 w" + std::to_string(w);
+    size_t cpu_n = o.quick ? 1 << 12 : 1 << 20;
+    r.size = std::to_string(cpu_n) + " states (GPU " + (o.quick ? "2^12" : "2^24") + ")";
+    r.work = double(cpu_n);
+    r.unit = "permutations";
+    auto states = random_fes(cpu_n * w, w);
+    r.cpu_ms = time_cpu(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
+#if ZKGPU_HAVE_CUDA
+    if (gpu()) {
+      size_t gpu_n = o.quick ? 1 << 12 : 1 << 24;
+      // Scale the resident GPU time to the CPU batch size so the columns compare the same work.
+      double ms = median(cuda::time_poseidon2_device(w, gpu_n, 2, o.runs));
+      r.gpu_ms = ms * double(cpu_n) / double(gpu_n);
+      r.gpu_host_ms = time_cpu(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
+    }
+#endif
+    r.gpu_floor_ms = r.work * poseidon2_mults(w) / H200_MONT_MULS_PER_S * 1e3;
+    r.limit = "2.6 T Montgomery mul/s";
+    rows.push_back(r);
+  }
+}
+
+void bench_merkle(const Options& o, std::vector<Row>& rows) {
+  const size_t cols = 16;
+  auto params = poseidon2_params<16>(Poseidon2Constants::Whir);
+  std::vector<unsigned> logs = o.quick ? std::vector<unsigned>{10} : std::vector<unsigned>{16, 20, 24};
+  for (unsigned lg : logs) {
+    size_t h = size_t(1) << lg;
+    Row r;
+    r.op = "merkle commit";
+    r.size = "2^" + std::to_string(lg) + " x " + std::to_string(cols);
+    r.work = double(h) * ((cols + 7) / 8) + double(h - 1);
+    r.unit = "permutations";
+    auto m = random_fes(h * cols, lg);
+    r.cpu_ms = time_cpu(std::min(o.runs, 3), [&] { (void)MerkleTree::build(m, h, cols, params, Backend::Cpu); });
+#if ZKGPU_HAVE_CUDA
+    if (gpu()) {
+      r.gpu_ms = median(cuda::time_merkle_device(h, cols, 2, o.runs));
+      r.gpu_host_ms = time_cpu(o.runs, [&] { (void)MerkleTree::build(m, h, cols, params, Backend::Cuda); });
+    }
+#endif
+    r.gpu_floor_ms = r.work * poseidon2_mults(16) / H200_MONT_MULS_PER_S * 1e3;
+    r.limit = "2.6 T Montgomery mul/s";
+    rows.push_back(r);
+  }
+}
+
+void bench_pow(const Options& o, std::vector<Row>& rows) {
+  auto params = poseidon2_params<16>(Poseidon2Constants::Whir);
+  std::vector<unsigned> bit_list = o.quick ? std::vector<unsigned>{8} : std::vector<unsigned>{16, 20, 24};
+  for (unsigned bits : bit_list) {
+    Row r;
+    r.op = "pow grind";
+    r.size = std::to_string(bits) + " bits";
+    r.unit = "permutations";
+    r.work = double(uint64_t(1) << bits);  // expected candidates per witness
+    // Different challenges per run; the median over them estimates the expected time.
+    std::vector<double> t;
+    for (int i = 0; i < std::max(o.runs, 5); ++i) {
+      DuplexChallenger ch(params);
+      ch.observe(BabyBear::from_canonical(uint32_t(1000 + i + 100 * bits)));
+      auto a = std::chrono::steady_clock::now();
+      (void)ch.grind(bits, Backend::Cpu, true);
+      t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+    }
+    r.cpu_ms = median(t);
+#if ZKGPU_HAVE_CUDA
+    if (gpu()) r.gpu_ms = median(cuda::time_pow_device(bits, 2, std::max(o.runs, 5)));
+#endif
+    r.gpu_floor_ms = r.work * poseidon2_mults(16) / H200_MONT_MULS_PER_S * 1e3;
+    r.limit = "2.6 T Montgomery mul/s";
+    rows.push_back(r);
+  }
+}
+
+std::string fmt_ms(double ms) {
+  if (ms < 0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, ms < 1 ? "%.4f" : "%.2f", ms);
+  return b;
+}
+
+std::string fmt_ratio(double x) {
+  if (x <= 0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1fx", x);
+  return b;
+}
+
+void print_table(const std::vector<Row>& rows) {
+  std::printf("CPU backend: %d threads, %s; GPU: %s\n", omp_get_max_threads(), to_string(simd_level()),
+              gpu() ? gpu_info()->name.c_str() : "none");
+  std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", "operation", "size", "CPU ms", "GPU ms", "GPU+copy ms",
+              "GPU/CPU", "GPU % limit");
+  for (auto& r : rows) {
+    std::string pct = "-";
+    if (r.gpu_ms > 0) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%.0f%%", 100.0 * r.gpu_floor_ms / r.gpu_ms);
+      pct = b;
+    }
+    std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", r.op.c_str(), r.size.c_str(), fmt_ms(r.cpu_ms).c_str(),
+                fmt_ms(r.gpu_ms).c_str(), fmt_ms(r.gpu_host_ms).c_str(),
+                fmt_ratio(r.gpu_ms > 0 ? r.cpu_ms / r.gpu_ms : -1).c_str(), pct.c_str());
+  }
+}
+
+void print_json(const std::vector<Row>& rows) {
+  nlohmann::json j;
+  j["cpu_threads"] = omp_get_max_threads();
+  j["simd"] = to_string(simd_level());
+  j["cpu_model"] = cpu_features().model;
+  j["gpu"] = gpu() ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
+  for (auto& r : rows) {
+    nlohmann::json x = {{"operation", r.op}, {"size", r.size}, {"work", r.work}, {"unit", r.unit},
+                        {"limit", r.limit}, {"gpu_floor_ms", r.gpu_floor_ms}};
+    auto opt = [&](const char* k, double v) { x[k] = v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
+    opt("cpu_ms", r.cpu_ms);
+    opt("gpu_ms", r.gpu_ms);
+    opt("gpu_with_copies_ms", r.gpu_host_ms);
+    if (r.cpu_ms > 0) x["cpu_per_s"] = r.work / r.cpu_ms * 1e3;
+    if (r.gpu_ms > 0) {
+      x["gpu_per_s"] = r.work / r.gpu_ms * 1e3;
+      x["gpu_over_cpu"] = r.cpu_ms / r.gpu_ms;
+      x["gpu_fraction_of_limit"] = r.gpu_floor_ms / r.gpu_ms;
+    }
+    j["results"].push_back(x);
+  }
+  std::cout << j.dump(2) << "\n";
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto* b = app.add_subcommand("bench", "Benchmark primitives: CPU backend vs GPU, side by side");
+  static Options o;
+  static std::string what = "all";
+  b->add_option("what", what, "ntt, poseidon2, merkle, pow or all")
+      ->check(CLI::IsMember({"ntt", "poseidon2", "merkle", "pow", "all"}));
+  b->add_flag("--quick", o.quick, "Small sizes (seconds; for smoke tests and the demo)");
+  b->add_flag("--json", o.json, "Print JSON instead of a table");
+  b->add_option("--runs", o.runs, "Timed runs per figure (the median is reported)")->check(CLI::Range(1, 1000));
+  b->callback([] {
+    std::vector<Row> rows;
+    if (what == "ntt" || what == "all") bench_ntt(o, rows);
+    if (what == "poseidon2" || what == "all") bench_poseidon2(o, rows);
+    if (what == "merkle" || what == "all") bench_merkle(o, rows);
+    if (what == "pow" || what == "all") bench_pow(o, rows);
+    if (o.json)
+      print_json(rows);
+    else
+      print_table(rows);
+  });
+}
+
+}  // namespace zkgpu::cli

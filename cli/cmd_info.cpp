@@ -1,0 +1,53 @@
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "zkgpu/backend.hpp"
+
+namespace zkgpu::cli {
+
+void add_info_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("info", "Show the backends, the GPU and the CPU features");
+  static bool json = false;
+  cmd->add_flag("--json", json, "Print JSON");
+  cmd->callback([] {
+    CpuFeatures f = cpu_features();
+    auto g = gpu_info();
+    if (json) {
+      nlohmann::json j;
+      j["cpu"] = {{"model", f.model}, {"threads", f.threads}, {"avx2", f.avx2}, {"avx512", f.avx512},
+                  {"simd_level", to_string(simd_level())}};
+      j["cuda_built"] = cuda_built();
+      if (g) {
+        j["gpu"] = {{"name", g->name},
+                    {"compute_capability", std::to_string(g->cc_major) + "." + std::to_string(g->cc_minor)},
+                    {"sm_count", g->sm_count},
+                    {"total_memory", g->total_memory},
+                    {"free_memory", g->free_memory},
+                    {"driver_version", g->driver_version},
+                    {"runtime_version", g->runtime_version}};
+      } else {
+        j["gpu"] = nullptr;
+        j["gpu_unavailable_reason"] = cuda_unavailable_reason();
+      }
+      j["backends"] = g ? nlohmann::json::array({"cpu", "cuda"}) : nlohmann::json::array({"cpu"});
+      std::cout << j.dump(2) << "\n";
+      return;
+    }
+    std::cout << "zkgpu " << "0.1.0\n";
+    std::cout << "backends:   cpu" << (g ? ", cuda" : "") << "  (auto picks cuda above each operation's crossover)\n";
+    std::cout << "cpu:        " << f.model << ", " << f.threads << " threads, AVX2 " << (f.avx2 ? "yes" : "no")
+              << ", AVX-512 " << (f.avx512 ? "yes" : "no") << ", using " << to_string(simd_level()) << "\n";
+    if (g) {
+      std::cout << "gpu:        " << g->name << " (sm_" << g->cc_major << g->cc_minor << ", " << g->sm_count
+                << " SMs), " << g->total_memory / (1u << 20) << " MiB total, " << g->free_memory / (1u << 20)
+                << " MiB free, driver " << g->driver_version << ", runtime " << g->runtime_version << "\n";
+    } else {
+      std::cout << "gpu:        none (" << cuda_unavailable_reason() << ")\n";
+    }
+    std::cout << "cuda built: " << (cuda_built() ? "yes" : "no") << "\n";
+  });
+}
+
+}  // namespace zkgpu::cli

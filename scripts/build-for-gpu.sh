@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# On the development machine: build for sm_90 and stage the binaries (plus the shared libraries
+# the GPU machine's image lacks or has in another version) under .carry/, which the device call
+# carries, so device minutes go to running rather than compiling.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake --build build-gpu -j"$(nproc)"
+rm -rf .carry && mkdir -p .carry/bin .carry/lib
+cp build-gpu/zkgpu build-gpu/zkgpu_tests build-gpu/zkgpu_bench .carry/bin/
+for exe in .carry/bin/*; do
+  ldd "$exe" | awk '/libbenchmark|libgomp|libfmt/ {print $3}'
+done | sort -u | xargs -r -I{} cp -L {} .carry/lib/
+du -sh .carry

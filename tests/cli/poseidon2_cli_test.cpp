@@ -1,0 +1,100 @@
+// The `zkgpu poseidon2 permute` interop command, run as a subprocess.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "support/test_support.hpp"
+
+namespace zkgpu {
+namespace {
+
+struct RunResult {
+  int status;
+  std::string out;
+};
+
+// Runs the CLI with `input` on stdin; stdout and stderr are captured together.
+RunResult run_cli(const std::string& args, const std::string& input) {
+  std::string in_path = testing::TempDir() + "zkgpu_cli_in.txt";
+  std::ofstream(in_path) << input;
+  std::string cmd = test::cli_path() + " " + args + " < " + in_path + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string join(const nlohmann::json& arr) {
+  std::string s;
+  for (size_t i = 0; i < arr.size(); ++i) s += (i ? " " : "") + std::to_string(arr[i].get<uint32_t>());
+  return s;
+}
+
+TEST(Poseidon2Cli, PlonkyKnownAnswersBothWidths) {
+  auto kats = test::load_vectors("poseidon2/poseidon2_babybear_plonky3_kat.json");
+  for (auto& v : kats["vectors"]) {
+    if (v["constants"].get<std::string>().find("default") == std::string::npos) continue;
+    int w = v["width"].get<int>();
+    for (const char* backend : {"cpu", "auto"}) {
+      auto r = run_cli("poseidon2 permute --width " + std::to_string(w) + " --constants plonky3 --backend " + backend,
+                       join(v["input"]) + "\n" + join(v["input"]) + "\n");
+      ASSERT_EQ(r.status, 0) << r.out;
+      EXPECT_EQ(r.out, join(v["expected"]) + "\n" + join(v["expected"]) + "\n");
+    }
+  }
+}
+
+TEST(Poseidon2Cli, WhirConstantsMatchDerivedVectors) {
+  auto d = test::load_vectors("poseidon2/poseidon2_babybear_w16_smallrng_seed1_derived_vectors.json");
+  std::string in, expect;
+  for (auto& v : d["permutation_w16_smallrng_seed1"]) {
+    in += join(v["input"]) + "\n";
+    expect += join(v["output"]) + "\n";
+  }
+  auto r = run_cli("poseidon2 permute --width 16 --constants whir --backend cpu", in);
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out, expect);
+}
+
+TEST(Poseidon2Cli, EmptyInputGivesEmptyOutput) {
+  auto r = run_cli("poseidon2 permute --width 16 --constants whir", "");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Poseidon2Cli, MalformedLinesAreErrorsNamingTheLine) {
+  std::string good = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n";
+  struct Case {
+    std::string bad;
+    std::string reason;
+  } cases[] = {
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n", "expected 16 values, got 15"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", "expected 16 values, got 17"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 2013265921\n", "not below p"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 99999999999999999999999\n", "not below p"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 x\n", "not a decimal"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 -1\n", "not a decimal"},
+      {"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0x5\n", "not a decimal"},
+      {"\n", "expected 16 values, got 0"},
+  };
+  for (auto& c : cases) {
+    auto r = run_cli("poseidon2 permute --width 16 --constants plonky3", good + c.bad);
+    EXPECT_NE(r.status, 0) << c.bad;
+    EXPECT_NE(r.out.find("line 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(c.reason), std::string::npos) << r.out;
+  }
+}
+
+TEST(Poseidon2Cli, BadFlagsAreUsageErrors) {
+  EXPECT_EQ(run_cli("poseidon2 permute --width 12", "").status, 2);
+  EXPECT_EQ(run_cli("poseidon2 permute --constants nope", "").status, 2);
+}
+
+}  // namespace
+}  // namespace zkgpu
