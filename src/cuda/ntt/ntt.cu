@@ -1,0 +1,638 @@
+// BabyBear NTT on the GPU: a Stockham (autosort) formulation, natural order in and out, no
+// bit-reversal pass.
+//
+// Global structure. N = 2^n rows is split into passes of radix R = 2^LR (LR <= 10, balanced, so
+// 2^24 = 2^8 * 2^8 * 2^8 and 2^20 = 2^10 * 2^10). Pass p has Ns = product of the earlier radices
+// and M = Ns * R. With J = N / R butterfly groups and the column index c as a batch dimension,
+// lane u = jj * cols + c (jj < J) and position i < R:
+//     load      x[(jj + i J) cols + c] = src[u + i U],   U = J cols (the number of lanes)
+//     twiddle   x_i *= w_M^(i k),  k = jj mod Ns       (pass 0: k = 0, no twiddle)
+//     DFT_R     X_m = sum_i x_i w_R^(i m)
+//     store     dst[((jj / Ns) M + k + m Ns) cols + c] = X_m
+// After the last pass (Ns R = N) the output is the natural-order DFT. Only the last pass has the
+// same input and output address set per lane, so it is the one pass that may run in place; earlier
+// passes ping-pong through a scratch buffer.
+//
+// Block structure. A block owns 16 consecutive lanes ("tile", so every global access is a
+// 64-byte run) and all R positions of each: 16 R words in shared memory. The R-point DFT inside the
+// block is again Stockham, in sub-stages of radix r <= 16: each thread takes r positions of one
+// lane into registers, applies the sub-stage twiddle, runs a radix-2 DIF in registers (its
+// bit-reversed output is only a renaming of registers), and writes back. The first sub-stage loads
+// straight from global memory (16 independent loads per thread in flight) with the global twiddle,
+// the coset factor or the 1/n scale fused in; the last one stores straight to global memory,
+// except in pass 0 with cols < 16 where the output tile is one contiguous chunk and is staged
+// through shared memory so the stores are coalesced. The shared layout is XOR-swizzled so that
+// every access phase is free of bank conflicts (see swz).
+//
+// stockham_model.py next to this file is an executable model of exactly these index maps
+// (planner, sub-stages, swizzle, staging, cols, coset, inverse, zero-padded LDE), checked against
+// a naive DFT.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "cuda/api.hpp"
+#include "cuda/ntt/ntt.cuh"
+#include "cuda/runtime.cuh"
+
+namespace zkgpu::cuda {
+namespace {
+
+constexpr unsigned kLogLanes = 4;
+constexpr unsigned kLanes = 1u << kLogLanes;  // lanes per block tile
+constexpr unsigned kMaxSubLog = 4;            // register radix <= 16
+constexpr unsigned kMaxPassLog = 10;          // shared tile <= 16 * 1024 words = 64 KiB
+
+// Root tables, per direction: w27^x (x < 2^14), w27^(2^14 y) (y < 2^13), so any root of unity of
+// order <= 2^27 is w27^E = lo[E mod 2^14] * hi[E >> 14]; and small[2^L + e] = g_L^e for L <= 10
+// (the in-block twiddles). One set serves every log_n, so it is built once per device.
+constexpr unsigned kLoBits = 14;
+constexpr size_t kLoSize = size_t(1) << kLoBits;
+constexpr size_t kHiSize = size_t(1) << (BabyBear::TWO_ADICITY - kLoBits);
+constexpr size_t kSmallSize = size_t(2) << kMaxPassLog;
+constexpr size_t kDirWords = kLoSize + kHiSize + kSmallSize;
+
+struct PassParams {
+  const BabyBear* src;
+  BabyBear* dst;
+  const uint32_t* tw;  // root tables of this direction
+  uint64_t cols;
+  uint64_t lanes;     // U = J * cols
+  uint64_t groups;    // J = N / R
+  uint64_t src_rows;  // rows present in src; rows beyond are zero (zero-padded LDE)
+  unsigned log_n;
+  unsigned log_ns;
+  int cols_log;        // log2(cols) when cols is a power of two, else -1
+  unsigned load_mode;  // 0: none, 1: times scale_c, 2: times scale_c * g^row (g^(2^b) = gpow[b])
+  unsigned store_geom; // 1: output row times scale_c * g^row (last pass only)
+  unsigned staged;     // 1: pass 0 with cols | 16, output tile staged through shared memory
+  uint32_t scale_c;
+  uint32_t reg_w[16];  // w_16^j for the in-register DIF
+  uint32_t gpow[BabyBear::TWO_ADICITY + 1];
+};
+
+template <unsigned LR>
+struct PassShape {
+  static constexpr unsigned R = 1u << LR;
+  static constexpr unsigned S = (LR + kMaxSubLog - 1) / kMaxSubLog;  // sub-stages
+  static constexpr unsigned sub_log(unsigned s) { return LR / S + (s < LR % S ? 1u : 0u); }
+  static constexpr unsigned L0 = sub_log(0);  // the largest
+  static constexpr unsigned V = 1u << L0;     // values per thread
+  static constexpr unsigned NT = kLanes * R / V;
+  static constexpr size_t smem_bytes = size_t(kLanes) * R * sizeof(uint32_t);
+  static_assert(LR >= 1 && LR <= kMaxPassLog && S <= 3, "pass radix out of range");
+};
+
+// Shared slot of (position, lane). Row `pos` holds 16 words = half the banks; the half is chosen
+// by bit 0 of pos xor bit L0 of pos and the lane is xored with pos bits 1..4. Then the warp's two
+// positions differ in half whether they differ in bit 0 (reads, later writes) or in bit L0 (the
+// first sub-stage's writes), and 32 consecutive positions of one lane (the staged copy-out) hit
+// 32 different banks.
+__device__ __forceinline__ unsigned swz(unsigned pos, unsigned t, unsigned l0) {
+  return ((pos ^ ((pos >> l0) & 1u)) << kLogLanes) + (t ^ ((pos >> 1) & (kLanes - 1)));
+}
+
+__device__ __forceinline__ BabyBear root27(const uint32_t* tw, uint32_t e) {
+  return BabyBear{__ldg(tw + (e & (kLoSize - 1)))} * BabyBear{__ldg(tw + kLoSize + (e >> kLoBits))};
+}
+
+// scale_c * g^e for e < 2^27, from the table of g^(2^b).
+__device__ __forceinline__ BabyBear geometric(const PassParams& p, uint32_t e) {
+  BabyBear acc{p.scale_c};
+  ZKGPU_UNROLL
+  for (unsigned b = 0; b < BabyBear::TWO_ADICITY; ++b)
+    if ((e >> b) & 1u) acc = acc * BabyBear{p.gpow[b]};
+  return acc;
+}
+
+// Radix-2 decimation in frequency on 2^L registers, natural order in: afterwards v[brev(m)] is
+// X_m = sum_i v_i w^(i m), w = w_{2^L}. Twiddle w_{2 len}^j = w_16^(j * 16 / (2 len)); j = 0 is 1.
+template <unsigned L, unsigned S>
+__device__ __forceinline__ void dif_stage(BabyBear* v, const PassParams& p) {
+  constexpr unsigned r = 1u << L, len = r >> (S + 1);
+  ZKGPU_UNROLL
+  for (unsigned b = 0; b < r / 2; ++b) {  // one flat loop so that it fully unrolls
+    const unsigned j = b % len, lo = (b / len) * 2 * len + j;
+    const BabyBear x = v[lo], y = v[lo + len];
+    v[lo] = x + y;
+    BabyBear d = x - y;
+    if (j != 0) d = d * BabyBear{p.reg_w[j * (16 / (2 * len))]};
+    v[lo + len] = d;
+  }
+  if constexpr (S + 1 < L) dif_stage<L, S + 1>(v, p);
+}
+
+template <unsigned L>
+__device__ __forceinline__ void dft_dif(BabyBear* v, const PassParams& p) {
+  if constexpr (L > 0) dif_stage<L, 0>(v, p);
+}
+
+template <unsigned L>
+__device__ __forceinline__ constexpr unsigned brev(unsigned x) {
+  unsigned r = 0;
+  ZKGPU_UNROLL
+  for (unsigned i = 0; i < L; ++i) r |= ((x >> i) & 1u) << (L - 1 - i);
+  return r;
+}
+
+// Writes the outputs of sub-stage with radix 2^L and in-block Ns = 2^NSL to shared memory.
+template <unsigned LR, unsigned L, unsigned NSL>
+__device__ __forceinline__ void write_shared(const BabyBear* v, uint32_t* sm, unsigned tid) {
+  using Sh = PassShape<LR>;
+  constexpr unsigned r = 1u << L, GPT = Sh::V >> L, ns = 1u << NSL;
+  const unsigned t = tid % kLanes;
+  ZKGPU_UNROLL
+  for (unsigned mg = 0; mg < GPT; ++mg) {
+    const unsigned g = (tid + mg * Sh::NT) / kLanes;
+    const unsigned base = ((g >> NSL) << (NSL + L)) + (g & (ns - 1));
+    ZKGPU_UNROLL
+    for (unsigned m = 0; m < r; ++m) sm[swz(base + m * ns, t, Sh::L0)] = v[mg * r + brev<L>(m)].v;
+  }
+}
+
+// Reads the inputs of sub-stage (radix 2^L, in-block Ns = 2^NSL >= 2), twiddles, DFT.
+template <unsigned LR, unsigned L, unsigned NSL>
+__device__ __forceinline__ void read_shared(BabyBear* v, const uint32_t* sm, unsigned tid, const PassParams& p) {
+  using Sh = PassShape<LR>;
+  constexpr unsigned r = 1u << L, GPT = Sh::V >> L, ns = 1u << NSL;
+  const unsigned t = tid % kLanes;
+  const uint32_t* small = p.tw + kLoSize + kHiSize + (ns << L);  // w_{ns r}^e
+  ZKGPU_UNROLL
+  for (unsigned mg = 0; mg < GPT; ++mg) {
+    const unsigned g = (tid + mg * Sh::NT) / kLanes;
+    const unsigned k = g & (ns - 1);
+    ZKGPU_UNROLL
+    for (unsigned q = 0; q < r; ++q) {
+      BabyBear x{sm[swz(g + q * (Sh::R >> L), t, Sh::L0)]};
+      if (q != 0) x = x * BabyBear{__ldg(small + q * k)};
+      v[mg * r + q] = x;
+    }
+    dft_dif<L>(v + mg * r, p);
+  }
+}
+
+// The last sub-stage's direct store: positions g + m R/r of the lane, output row
+// (jj / Ns) M + k + pos Ns.
+template <unsigned LR, unsigned L>
+__device__ __forceinline__ void write_global(const BabyBear* v, unsigned tid, uint64_t u, uint64_t jj, uint64_t c,
+                                             bool live, const PassParams& p) {
+  using Sh = PassShape<LR>;
+  constexpr unsigned r = 1u << L, GPT = Sh::V >> L;
+  const uint64_t ns = uint64_t(1) << p.log_ns;
+  const uint64_t row0 = ((jj >> p.log_ns) << (p.log_ns + LR)) + (jj & (ns - 1));
+  const uint64_t obase = row0 * p.cols + c, ostride = ns * p.cols;
+  (void)u;
+  ZKGPU_UNROLL
+  for (unsigned mg = 0; mg < GPT; ++mg) {
+    const unsigned g = (tid + mg * Sh::NT) / kLanes;
+    BabyBear out[r];
+    ZKGPU_UNROLL
+    for (unsigned m = 0; m < r; ++m) out[m] = v[mg * r + brev<L>(m)];
+    if (p.store_geom) {
+      // Last pass: row0 = jj and row = jj + (g + m R/r) Ns, so the factor steps by g^(N/r).
+      BabyBear f = geometric(p, static_cast<uint32_t>(jj + uint64_t(g) * ns));
+      const BabyBear step{p.gpow[p.log_n - L]};
+      ZKGPU_UNROLL
+      for (unsigned m = 0; m < r; ++m) {
+        out[m] = out[m] * f;
+        f = f * step;
+      }
+    }
+    if (live) {
+      ZKGPU_UNROLL
+      for (unsigned m = 0; m < r; ++m) p.dst[obase + (g + uint64_t(m) * (Sh::R >> L)) * ostride] = out[m];
+    }
+  }
+}
+
+template <unsigned LR>
+__global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __grid_constant__ PassParams p) {
+  using Sh = PassShape<LR>;
+  constexpr unsigned R = Sh::R, L0 = Sh::L0, R0 = 1u << L0;
+  extern __shared__ uint32_t sm[];
+
+  const unsigned tid = threadIdx.x;
+  const unsigned t = tid % kLanes;
+  const uint64_t u0 = uint64_t(blockIdx.x) * kLanes;
+  const uint64_t u = u0 + t;
+  const bool live = u < p.lanes;
+  uint64_t jj, c;
+  if (p.cols_log >= 0) {
+    jj = u >> p.cols_log;
+    c = u & (p.cols - 1);
+  } else {
+    jj = u / p.cols;
+    c = u - jj * p.cols;
+  }
+
+  BabyBear v[Sh::V];
+  {
+    // Sub-stage 0: one group per thread, positions g + q R/R0.
+    const unsigned g = tid / kLanes;
+    const uint64_t istride = uint64_t(R / R0) * p.lanes;
+    const uint64_t ibase = u + uint64_t(g) * p.lanes;
+    const uint64_t row_base = jj + uint64_t(g) * p.groups, row_stride = uint64_t(R / R0) * p.groups;
+    ZKGPU_UNROLL
+    for (unsigned q = 0; q < R0; ++q) {
+      const bool present = live && row_base + q * row_stride < p.src_rows;
+      v[q] = present ? p.src[ibase + q * istride] : BabyBear::zero();
+    }
+    if (p.load_mode == 1) {
+      const BabyBear sc{p.scale_c};
+      ZKGPU_UNROLL
+      for (unsigned q = 0; q < R0; ++q) v[q] = v[q] * sc;
+    } else if (p.load_mode == 2) {
+      // row = row_base + q (R/R0) J and (R/R0) J = N/R0.
+      BabyBear f = geometric(p, static_cast<uint32_t>(row_base));
+      const BabyBear step{p.gpow[p.log_n - L0]};
+      ZKGPU_UNROLL
+      for (unsigned q = 0; q < R0; ++q) {
+        v[q] = v[q] * f;
+        f = f * step;
+      }
+    }
+    if (p.log_ns > 0) {
+      // w_M^(i k) with i = g + q R/R0: base w_M^(g k) times (w_M^((R/R0) k))^q; exponents < M.
+      const unsigned sh = BabyBear::TWO_ADICITY - (p.log_ns + LR);
+      const uint32_t k = static_cast<uint32_t>(jj & ((uint64_t(1) << p.log_ns) - 1));
+      BabyBear f = root27(p.tw, (g * k) << sh);
+      const BabyBear step = root27(p.tw, ((R / R0) * k) << sh);
+      ZKGPU_UNROLL
+      for (unsigned q = 0; q < R0; ++q) {
+        v[q] = v[q] * f;
+        f = f * step;
+      }
+    }
+    dft_dif<L0>(v, p);
+  }
+
+  if constexpr (Sh::S == 1) {
+    if (!p.staged) {
+      write_global<LR, L0>(v, tid, u, jj, c, live, p);
+      return;
+    }
+    write_shared<LR, L0, 0>(v, sm, tid);
+  } else {
+    write_shared<LR, L0, 0>(v, sm, tid);
+    constexpr unsigned L1 = Sh::sub_log(1);
+    __syncthreads();
+    read_shared<LR, L1, L0>(v, sm, tid, p);
+    if constexpr (Sh::S == 2) {
+      if (!p.staged) {
+        write_global<LR, L1>(v, tid, u, jj, c, live, p);
+        return;
+      }
+      __syncthreads();
+      write_shared<LR, L1, L0>(v, sm, tid);
+    } else {
+      __syncthreads();
+      write_shared<LR, L1, L0>(v, sm, tid);
+      constexpr unsigned L2 = Sh::sub_log(2);
+      __syncthreads();
+      read_shared<LR, L2, L0 + L1>(v, sm, tid, p);
+      if (!p.staged) {
+        write_global<LR, L2>(v, tid, u, jj, c, live, p);
+        return;
+      }
+      __syncthreads();
+      write_shared<LR, L2, L0 + L1>(v, sm, tid);
+    }
+  }
+
+  // Staged store (pass 0, Ns = 1, cols = 2^cols_log < 16, lanes a multiple of 16): the tile's
+  // output is the contiguous chunk of rows jj0 .. jj0 + 16/cols, written in address order.
+  __syncthreads();
+  const unsigned cl = static_cast<unsigned>(p.cols_log);
+  const uint64_t chunk = (u0 >> cl) << (cl + LR);
+  ZKGPU_UNROLL
+  for (unsigned m = 0; m < Sh::V; ++m) {
+    const unsigned e = tid + m * Sh::NT;
+    const unsigned col = e & ((1u << cl) - 1), pos = (e >> cl) & (R - 1), jl = e >> (cl + LR);
+    p.dst[chunk + e] = BabyBear{sm[swz(pos, (jl << cl) | col, L0)]};
+  }
+}
+
+// ---- host side ----------------------------------------------------------------------------------
+
+std::vector<unsigned> plan_passes(unsigned log_n) {
+  std::vector<unsigned> lr;
+  if (log_n == 0) return lr;
+  const unsigned np = (log_n + kMaxPassLog - 1) / kMaxPassLog;
+  for (unsigned i = 0; i < np; ++i) lr.push_back(log_n / np + (i < log_n % np ? 1u : 0u));
+  return lr;
+}
+
+using KernelFn = void (*)(PassParams);
+
+template <unsigned LR>
+void launch_pass(const PassParams& p, cudaStream_t s) {
+  using Sh = PassShape<LR>;
+  const uint64_t blocks = (p.lanes + kLanes - 1) / kLanes;
+  if (blocks > 0x7fffffffull) throw Error(ErrorCode::InvalidArgument, "NTT: matrix too large for one launch");
+  ntt_pass_kernel<LR><<<static_cast<unsigned>(blocks), Sh::NT, Sh::smem_bytes, s>>>(p);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+}
+
+void launch_pass(unsigned lr, const PassParams& p, cudaStream_t s) {
+  switch (lr) {
+    case 1: return launch_pass<1>(p, s);
+    case 2: return launch_pass<2>(p, s);
+    case 3: return launch_pass<3>(p, s);
+    case 4: return launch_pass<4>(p, s);
+    case 5: return launch_pass<5>(p, s);
+    case 6: return launch_pass<6>(p, s);
+    case 7: return launch_pass<7>(p, s);
+    case 8: return launch_pass<8>(p, s);
+    case 9: return launch_pass<9>(p, s);
+    case 10: return launch_pass<10>(p, s);
+    default: throw Error(ErrorCode::InvalidArgument, "NTT: internal pass radix out of range");
+  }
+}
+
+template <unsigned LR>
+void allow_smem() {
+  using Sh = PassShape<LR>;
+  ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<LR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(Sh::smem_bytes)));
+}
+
+std::vector<uint32_t> build_root_tables() {
+  std::vector<uint32_t> out(2 * kDirWords);
+  for (int dir = 0; dir < 2; ++dir) {
+    uint32_t* lo = out.data() + dir * kDirWords;
+    uint32_t* hi = lo + kLoSize;
+    uint32_t* small = hi + kHiSize;
+    BabyBear w = BabyBear::two_adic_generator(BabyBear::TWO_ADICITY);
+    if (dir) w = w.inverse();
+    BabyBear x = BabyBear::one();
+    for (size_t i = 0; i < kLoSize; ++i, x = x * w) lo[i] = x.v;
+    const BabyBear wh = x;  // w^(2^14)
+    x = BabyBear::one();
+    for (size_t i = 0; i < kHiSize; ++i, x = x * wh) hi[i] = x.v;
+    small[0] = BabyBear::one().v;  // unused slot
+    for (unsigned l = 0; l <= kMaxPassLog; ++l) {
+      BabyBear g = BabyBear::two_adic_generator(l);
+      if (dir) g = g.inverse();
+      BabyBear y = BabyBear::one();
+      for (size_t e = 0; e < (size_t(1) << l); ++e, y = y * g) small[(size_t(1) << l) + e] = y.v;
+    }
+  }
+  return out;
+}
+
+// Per-device root tables (built once; deliberately never freed, they live as long as the
+// process and freeing at exit would race the CUDA runtime's own teardown).
+const uint32_t* device_root_tables() {
+  static std::mutex mu;
+  static std::unordered_map<int, uint32_t*> tables;
+  int dev = 0;
+  ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = tables.find(dev);
+  if (it != tables.end()) return it->second;
+  const std::vector<uint32_t> host = build_root_tables();
+  uint32_t* d = nullptr;
+  ZKGPU_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d), host.size() * sizeof(uint32_t)));
+  try {
+    ZKGPU_CUDA_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    allow_smem<1>(), allow_smem<2>(), allow_smem<3>(), allow_smem<4>(), allow_smem<5>();
+    allow_smem<6>(), allow_smem<7>(), allow_smem<8>(), allow_smem<9>(), allow_smem<10>();
+  } catch (...) {
+    cudaFree(d);
+    throw;
+  }
+  tables.emplace(dev, d);
+  return d;
+}
+
+size_t checked_elems(unsigned log_n, size_t cols, const char* what) {
+  if (log_n > BabyBear::TWO_ADICITY) {
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": log_n = " + std::to_string(log_n) +
+                                                " exceeds BabyBear two-adicity 27");
+  }
+  if (cols == 0) throw Error(ErrorCode::InvalidArgument, std::string(what) + ": cols must be >= 1");
+  size_t elems = 0, bytes = 0;
+  if (__builtin_mul_overflow(size_t(1) << log_n, cols, &elems) ||
+      __builtin_mul_overflow(elems, sizeof(BabyBear), &bytes)) {
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": 2^" + std::to_string(log_n) + " x " +
+                                                std::to_string(cols) + " matrix overflows the address space");
+  }
+  return elems;
+}
+
+// Runs the passes from src (src_rows rows present, the rest zero) to dst.
+void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* scratch, unsigned log_n, size_t cols,
+             bool inverse, BabyBear shift, cudaStream_t s) {
+  if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "NTT: the coset shift must be nonzero");
+  const std::vector<unsigned> plan = plan_passes(log_n);
+  const uint64_t n = uint64_t(1) << log_n;
+  if (plan.empty()) {  // one row: every transform is the identity
+    if (src != dst) ZKGPU_CUDA_CHECK(cudaMemcpyAsync(dst, src, cols * sizeof(BabyBear), cudaMemcpyDeviceToDevice, s));
+    return;
+  }
+  const uint32_t* tw = device_root_tables() + (inverse ? kDirWords : 0);
+
+  PassParams base{};
+  base.tw = tw;
+  base.cols = cols;
+  base.log_n = log_n;
+  base.cols_log = (cols & (cols - 1)) == 0 ? std::countr_zero(cols) : -1;
+  {
+    BabyBear w16 = BabyBear::two_adic_generator(4);
+    if (inverse) w16 = w16.inverse();
+    BabyBear x = BabyBear::one();
+    for (int j = 0; j < 16; ++j, x = x * w16) base.reg_w[j] = x.v;
+  }
+  const bool has_shift = shift != BabyBear::one();
+  const BabyBear g = inverse ? shift.inverse() : shift;
+  {
+    BabyBear x = g;
+    for (unsigned b = 0; b <= BabyBear::TWO_ADICITY; ++b, x = x.square()) base.gpow[b] = x.v;
+  }
+  const BabyBear n_inv = BabyBear::from_u64(n).inverse();
+
+  // Non-last passes ping-pong between two buffers, neither of them the pass's input; the last
+  // pass writes dst (in place when its input is already there).
+  BabyBear* bufs[2] = {src == dst ? scratch : dst, src == dst ? dst : scratch};
+  const BabyBear* in = src;
+  unsigned log_ns = 0;
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const unsigned lr = plan[i];
+    const bool first = i == 0, last = i + 1 == plan.size();
+    PassParams p = base;
+    p.src = in;
+    p.dst = last ? dst : bufs[i % 2];
+    if (p.dst == nullptr) throw Error(ErrorCode::InvalidArgument, "NTT: scratch buffer required but null");
+    p.groups = n >> lr;
+    p.lanes = p.groups * cols;
+    p.src_rows = first ? src_rows : n;
+    p.log_ns = log_ns;
+    p.scale_c = BabyBear::one().v;
+    if (first && !inverse && has_shift) {
+      p.load_mode = 2;
+    } else if (first && inverse && !has_shift) {
+      p.load_mode = 1;
+      p.scale_c = n_inv.v;
+    }
+    if (last && inverse && has_shift) {
+      p.store_geom = 1;
+      p.scale_c = n_inv.v;
+    }
+    p.staged = (first && !last && p.cols_log >= 0 && cols < kLanes && p.lanes % kLanes == 0) ? 1u : 0u;
+    launch_pass(lr, p, s);
+    in = p.dst;
+    log_ns += lr;
+  }
+}
+
+// Stream-ordered scratch, freed on the stream even when a launch throws.
+class StreamScratch {
+ public:
+  StreamScratch(size_t elems, cudaStream_t s) : s_(s) {
+    if (elems == 0) return;
+    require_device_memory(elems * sizeof(BabyBear), "NTT scratch buffer");
+    int dev = 0, pools = 0;
+    ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+    ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev));
+    async_ = pools != 0;
+    if (async_) {
+      ZKGPU_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), elems * sizeof(BabyBear), s));
+    } else {
+      ZKGPU_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&p_), elems * sizeof(BabyBear)));
+    }
+  }
+  ~StreamScratch() {
+    if (!p_) return;
+    if (async_) {
+      cudaFreeAsync(p_, s_);
+    } else {
+      cudaStreamSynchronize(s_);  // the kernels using it must finish before a plain cudaFree
+      cudaFree(p_);
+    }
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  BabyBear* get() const { return p_; }
+
+ private:
+  cudaStream_t s_;
+  BabyBear* p_ = nullptr;
+  bool async_ = false;
+};
+
+__global__ void fill_random_kernel(BabyBear* d, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;  // splitmix64
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    d[i] = BabyBear{static_cast<uint32_t>(x % BabyBear::P)};  // any word < p is a Montgomery word
+  }
+}
+
+}  // namespace
+
+// ---- device-pointer API -------------------------------------------------------------------------
+
+unsigned ntt_pass_count(unsigned log_n) { return static_cast<unsigned>(plan_passes(log_n).size()); }
+
+size_t ntt_scratch_elems(unsigned log_n, size_t cols) {
+  const size_t elems = checked_elems(log_n, cols, "NTT");
+  return ntt_pass_count(log_n) >= 2 ? elems : 0;
+}
+
+size_t lde_scratch_elems(unsigned log_n, size_t cols, unsigned log_blowup) {
+  if (log_blowup > BabyBear::TWO_ADICITY || log_n + log_blowup > BabyBear::TWO_ADICITY) {
+    throw Error(ErrorCode::InvalidArgument, "LDE: log_n + log_blowup = " + std::to_string(log_n + log_blowup) +
+                                                " exceeds BabyBear two-adicity 27");
+  }
+  const size_t elems = checked_elems(log_n + log_blowup, cols, "LDE");
+  return ntt_pass_count(log_n + log_blowup) >= 3 ? elems : 0;
+}
+
+void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, BabyBear* d_scratch,
+                cudaStream_t s) {
+  const size_t need = ntt_scratch_elems(log_n, cols);
+  if (need && !d_scratch) throw Error(ErrorCode::InvalidArgument, "ntt_device: this size needs a scratch buffer");
+  run_ntt(d_matrix, uint64_t(1) << log_n, d_matrix, d_scratch, log_n, cols, inverse, shift, s);
+}
+
+void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, cudaStream_t s) {
+  StreamScratch scratch(ntt_scratch_elems(log_n, cols), s);
+  ntt_device(d_matrix, log_n, cols, inverse, shift, scratch.get(), s);
+}
+
+void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup,
+                            BabyBear shift, BabyBear* d_out, BabyBear* d_scratch, cudaStream_t s) {
+  const size_t need = lde_scratch_elems(log_n, cols, log_blowup);
+  if (need && !d_scratch) throw Error(ErrorCode::InvalidArgument, "lde_from_coeffs_device: this size needs a scratch buffer");
+  if (d_out == d_coeffs) throw Error(ErrorCode::InvalidArgument, "lde_from_coeffs_device: d_out must not alias d_coeffs");
+  run_ntt(d_coeffs, uint64_t(1) << log_n, d_out, d_scratch, log_n + log_blowup, cols, false, shift, s);
+}
+
+void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup,
+                            BabyBear shift, BabyBear* d_out, cudaStream_t s) {
+  StreamScratch scratch(lde_scratch_elems(log_n, cols, log_blowup), s);
+  lde_from_coeffs_device(d_coeffs, log_n, cols, log_blowup, shift, d_out, scratch.get(), s);
+}
+
+// ---- host API (src/cuda/api.hpp) ----------------------------------------------------------------
+
+void ntt_host(BabyBear* matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift) {
+  if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "NTT: the coset shift must be nonzero");
+  const size_t elems = checked_elems(log_n, cols, "NTT");
+  const size_t scratch = ntt_scratch_elems(log_n, cols);
+  require_device_memory((elems + scratch) * sizeof(BabyBear), "NTT (matrix + scratch)");
+  Stream s;
+  DeviceBuffer<BabyBear> d(elems), tmp(scratch);
+  d.upload(matrix, elems, s);
+  ntt_device(d.data(), log_n, cols, inverse, shift, tmp.data(), s);
+  d.download(matrix, elems, s);
+  s.sync();
+}
+
+void lde_from_coeffs_host(const BabyBear* coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                          BabyBear* out) {
+  if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "LDE: the coset shift must be nonzero");
+  const size_t scratch = lde_scratch_elems(log_n, cols, log_blowup);
+  const size_t in_elems = checked_elems(log_n, cols, "LDE");
+  const size_t out_elems = checked_elems(log_n + log_blowup, cols, "LDE");
+  require_device_memory((in_elems + out_elems + scratch) * sizeof(BabyBear), "LDE (coefficients + output + scratch)");
+  Stream s;
+  DeviceBuffer<BabyBear> d_in(in_elems), d_out(out_elems), tmp(scratch);
+  d_in.upload(coeffs, in_elems, s);
+  lde_from_coeffs_device(d_in.data(), log_n, cols, log_blowup, shift, d_out.data(), tmp.data(), s);
+  d_out.download(out, out_elems, s);
+  s.sync();
+}
+
+std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs) {
+  const size_t elems = checked_elems(log_n, cols, "NTT timing");
+  const size_t scratch = ntt_scratch_elems(log_n, cols);
+  require_device_memory((elems + scratch) * sizeof(BabyBear), "NTT timing (matrix + scratch)");
+  Stream s;
+  DeviceBuffer<BabyBear> d(elems), tmp(scratch);
+  fill_random_kernel<<<std::min<size_t>(4096, (elems + 255) / 256), 256, 0, s>>>(d.data(), elems,
+                                                                                 0x6e7474ull + log_n * 131 + cols);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  // Repeated transforms keep the data pseudo-random (never zero), so every run does real work.
+  for (int i = 0; i < warmup; ++i) ntt_device(d.data(), log_n, cols, inverse, BabyBear::one(), tmp.data(), s);
+  std::vector<double> ms;
+  ms.reserve(std::max(runs, 0));
+  Event a, b;
+  for (int i = 0; i < runs; ++i) {
+    a.record(s);
+    ntt_device(d.data(), log_n, cols, inverse, BabyBear::one(), tmp.data(), s);
+    b.record(s);
+    b.sync();
+    ms.push_back(b.since(a));
+  }
+  s.sync();
+  return ms;
+}
+
+}  // namespace zkgpu::cuda
