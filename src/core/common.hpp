@@ -12,7 +12,7 @@
 #define ZKGPU_DEVICE_CODE 0
 #endif
 
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDACC__)  // nvcc understands "unroll" in both its host and device passes
 #define ZKGPU_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define ZKGPU_UNROLL _Pragma("GCC unroll 32")
