@@ -1,0 +1,186 @@
+#include "whir/poly.hpp"
+
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
+#include "zkgpu/status.hpp"
+#include "zkgpu/whir.hpp"
+
+namespace zkgpu::whir::poly {
+
+#pragma omp declare reduction(ef_add:BabyBear4 : omp_out += omp_in) initializer(omp_priv = BabyBear4::zero())
+
+namespace {
+
+// Below this many table entries the thread start-up costs more than the loop.
+constexpr size_t PAR_MIN = size_t(1) << 13;
+
+// eq(p, j) * scale for j < 2^p.size(), built by doubling (the next coordinate is the next LSB).
+std::vector<EF> eq_table(std::span<const EF> p, const EF& scale) {
+  std::vector<EF> t(size_t(1) << p.size());
+  t[0] = scale;
+  size_t len = 1;
+  for (const EF& pi : p) {
+    for (size_t j = len; j-- > 0;) {
+      EF hi = t[j] * pi;
+      t[2 * j + 1] = hi;
+      t[2 * j] = t[j] - hi;
+    }
+    len *= 2;
+  }
+  return t;
+}
+
+template <class T>
+EF mul_mixed(const EF& a, const T& b) {
+  return a * b;
+}
+
+template <class T>
+std::pair<EF, EF> coeffs_impl(std::span<const T> t, std::span<const EF> w) {
+  const size_t h = t.size() / 2;
+  EF a0 = EF::zero(), a2 = EF::zero();
+#pragma omp parallel for reduction(ef_add : a0, a2) schedule(static) if (h >= PAR_MIN)
+  for (size_t i = 0; i < h; ++i) {
+    const T tl = t[i], th = t[i + h];
+    const EF wl = w[i], wh = w[i + h];
+    a0 += mul_mixed(wl, tl);
+    const T t2 = th + th - tl;
+    a2 += mul_mixed(wh + wh - wl, t2);
+  }
+  return {a0, a2};
+}
+
+template <class T>
+EF evaluate_impl(std::span<const T> t, std::span<const EF> point) {
+  if (point.empty()) {
+    if constexpr (std::is_same_v<T, EF>) return t[0];
+    else return EF::from_base(t[0]);
+  }
+  std::vector<EF> cur;
+  if constexpr (std::is_same_v<T, EF>) {
+    cur.assign(t.begin(), t.end());
+    fold_in_place(cur, point[0]);
+  } else {
+    cur = fold(t, point[0]);
+  }
+  for (size_t i = 1; i < point.size(); ++i) fold_in_place(cur, point[i]);
+  return cur[0];
+}
+
+}  // namespace
+
+void add_eq_weights(std::span<EF> w, std::span<const EF> point, const EF& scale) {
+  const size_t m = point.size();
+  const size_t lo_bits = m / 2;
+  const std::vector<EF> hi = eq_table(point.subspan(0, m - lo_bits), scale);
+  const std::vector<EF> lo = eq_table(point.subspan(m - lo_bits), EF::one());
+  const size_t mask = (size_t(1) << lo_bits) - 1;
+#pragma omp parallel for schedule(static) if (w.size() >= PAR_MIN)
+  for (size_t j = 0; j < w.size(); ++j) w[j] += hi[j >> lo_bits] * lo[j & mask];
+}
+
+void add_select_weights(std::span<EF> w, std::span<const BabyBear> zs, std::span<const EF> coeffs) {
+  constexpr size_t CHUNK = 2048;  // 32 KiB of EF: stays in L1/L2 across the queries
+  const size_t n_chunks = (w.size() + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(static) if (w.size() >= PAR_MIN)
+  for (size_t c = 0; c < n_chunks; ++c) {
+    const size_t j0 = c * CHUNK, j1 = std::min(w.size(), j0 + CHUNK);
+    for (size_t l = 0; l < zs.size(); ++l) {
+      const BabyBear z = zs[l];
+      EF acc = coeffs[l] * z.pow(j0);
+      for (size_t j = j0; j < j1; ++j) {
+        w[j] += acc;
+        acc = acc * z;
+      }
+    }
+  }
+}
+
+std::pair<EF, EF> sumcheck_coeffs(std::span<const BabyBear> t, std::span<const EF> w) { return coeffs_impl(t, w); }
+std::pair<EF, EF> sumcheck_coeffs(std::span<const EF> t, std::span<const EF> w) { return coeffs_impl(t, w); }
+
+std::vector<EF> fold(std::span<const BabyBear> in, const EF& r) {
+  const size_t h = in.size() / 2;
+  std::vector<EF> out(h);
+#pragma omp parallel for schedule(static) if (h >= PAR_MIN)
+  for (size_t j = 0; j < h; ++j) {
+    EF v = r * (in[j + h] - in[j]);
+    v.c[0] += in[j];
+    out[j] = v;
+  }
+  return out;
+}
+
+void fold_in_place(std::vector<EF>& t, const EF& r) {
+  const size_t h = t.size() / 2;
+#pragma omp parallel for schedule(static) if (h >= PAR_MIN)
+  for (size_t j = 0; j < h; ++j) t[j] += r * (t[j + h] - t[j]);
+  t.resize(h);
+}
+
+EF evaluate(std::span<const BabyBear> t, std::span<const EF> point) { return evaluate_impl(t, point); }
+EF evaluate(std::span<const EF> t, std::span<const EF> point) { return evaluate_impl(t, point); }
+
+std::vector<EF> expand_from_univariate(const EF& z, unsigned m) {
+  std::vector<EF> out(m);
+  EF cur = z;
+  for (unsigned i = m; i-- > 0;) {
+    out[i] = cur;
+    cur = cur.square();
+  }
+  return out;
+}
+
+EF eq_eval(std::span<const EF> p, std::span<const EF> r) {
+  EF acc = EF::one();
+  for (size_t i = 0; i < p.size(); ++i) {
+    const EF pr = p[i] * r[i];
+    acc *= pr + pr + EF::one() - p[i] - r[i];  // p r + (1 - p)(1 - r)
+  }
+  return acc;
+}
+
+EF select_eval(const EF& z, std::span<const EF> r) {
+  const size_t m = r.size();
+  EF acc = EF::one(), zp = z;  // zp = z^(2^(m-1-i)) for i from m-1 down
+  for (size_t i = m; i-- > 0;) {
+    acc *= r[i] * (zp - EF::one()) + EF::one();
+    zp = zp.square();
+  }
+  return acc;
+}
+
+EF horner(std::span<const EF> coeffs, const EF& z) {
+  EF acc = EF::zero();
+  for (size_t j = coeffs.size(); j-- > 0;) acc = acc * z + coeffs[j];
+  return acc;
+}
+
+EF interpolate_012(const EF& h0, const EF& h1, const EF& h2, const EF& r) {
+  const EF one = EF::one(), two = one + one;
+  const EF rm1 = r - one, rm2 = r - two;
+  const BabyBear inv2 = BabyBear::one().halve();
+  return h0 * (rm1 * rm2) * inv2 - h1 * (r * rm2) + h2 * (r * rm1) * inv2;
+}
+
+}  // namespace zkgpu::whir::poly
+
+namespace zkgpu::whir {
+
+BabyBear4 evaluate_multilinear(std::span<const BabyBear> table, std::span<const BabyBear4> point) {
+  if (table.size() != (size_t(1) << point.size()))
+    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) + " values needs log2 = " +
+                  "point size " + std::to_string(point.size()));
+  return poly::evaluate(table, point);
+}
+
+BabyBear4 evaluate_multilinear(std::span<const BabyBear4> table, std::span<const BabyBear4> point) {
+  if (table.size() != (size_t(1) << point.size()))
+    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) + " values needs log2 = " +
+                  "point size " + std::to_string(point.size()));
+  return poly::evaluate(table, point);
+}
+
+}  // namespace zkgpu::whir
