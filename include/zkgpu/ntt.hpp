@@ -20,7 +20,8 @@ enum class NttDirection { Forward, Inverse };
 // Forward: coefficients -> evaluations E[i][c] = sum_j M[j][c] (shift * w^i)^j, w = g_{log_n}.
 // Inverse: those evaluations -> coefficients (scaled by 1/n). shift = 1 is the plain DFT;
 // any nonzero shift is a coset (Plonky3's default coset shift is 31). In place.
-// Throws Error(InvalidArgument) when matrix.size() != cols << log_n, log_n > 27 or shift == 0.
+// Throws Error(InvalidArgument) when matrix.size() != cols << log_n, cols == 0, log_n > 27 or
+// shift == 0.
 void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir,
          BabyBear shift = BabyBear::one(), Backend backend = Backend::Auto);
 // Extension-field matrix: the base-field transform of each of the 4 coordinates (twiddles lie
@@ -31,7 +32,8 @@ void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection 
 // Low-degree extension of evaluations over the subgroup H (|H| = 2^log_n) to the coset
 // shift * H' with |H'| = 2^(log_n + log_blowup): interpolate, zero-pad, evaluate. Returns the
 // (2^(log_n+log_blowup)) x cols matrix, natural order (Plonky3 coset_lde_batch without the
-// bit-reversal).
+// bit-reversal). Throws Error(InvalidArgument) on a wrong shape, cols == 0, shift == 0 or
+// log_n + log_blowup > 27 (the same rules for lde_from_coeffs).
 std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
                                 BabyBear shift, Backend backend = Backend::Auto);
 // LDE from coefficients (what WHIR does): zero-pad the 2^log_n coefficient rows to

@@ -1,5 +1,6 @@
 // Batched Poseidon2 over BabyBear and the Merkle hash built on it (spec §4-§6).
 #pragma once
+#include <cstdint>
 #include <span>
 
 #include "core/hash/sponge.hpp"
@@ -14,5 +15,20 @@ inline constexpr uint64_t POSEIDON2_GPU_CROSSOVER_STATES = uint64_t(1) << 12;
 // must be a multiple of it (Error(InvalidArgument) otherwise).
 void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants,
                              Backend backend = Backend::Auto);
+
+// The generators Plonky3 draws Poseidon2 constants from (spec §4.2).
+enum class Poseidon2Rng {
+  SmallRng,          // rand's SmallRng on 64-bit targets (Xoshiro256++): seed 1 gives set B (WHIR)
+  Xoroshiro128Plus,  // rand_xoshiro, as in Plonky3's test_poseidon2_width_*_random
+};
+
+// Poseidon2BabyBear::<W>::new_from_rng_128(&mut Rng::seed_from_u64(seed)) on a fresh generator:
+// external initial (4 rows of W), external terminal (4 rows of W), then R_P internal constants,
+// each element drawn as u = next_u32() >> 1 until u < p, u being the Montgomery word. W = 16 or 24.
+template <int W>
+Poseidon2Params<W> poseidon2_params_from_rng(Poseidon2Rng kind, uint64_t seed);
+
+extern template Poseidon2Params<16> poseidon2_params_from_rng<16>(Poseidon2Rng, uint64_t);
+extern template Poseidon2Params<24> poseidon2_params_from_rng<24>(Poseidon2Rng, uint64_t);
 
 }  // namespace zkgpu

@@ -14,8 +14,11 @@
 
 #if defined(__CUDACC__)  // nvcc understands "unroll" in both its host and device passes
 #define ZKGPU_UNROLL _Pragma("unroll")
+#define ZKGPU_NO_UNROLL _Pragma("unroll 1")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define ZKGPU_UNROLL _Pragma("GCC unroll 32")
+#define ZKGPU_NO_UNROLL _Pragma("GCC unroll 1")
 #else
 #define ZKGPU_UNROLL
+#define ZKGPU_NO_UNROLL
 #endif

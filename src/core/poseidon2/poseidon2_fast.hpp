@@ -162,13 +162,6 @@ ZKGPU_HD void partial_round(BabyBear (&s)[W], BabyBear rc) {
 }
 }  // namespace p2fast
 
-#if defined(__CUDA_ARCH__)
-#define ZKGPU_NO_UNROLL _Pragma("unroll 1")
-#elif defined(__GNUC__) && !defined(__clang__)
-#define ZKGPU_NO_UNROLL _Pragma("GCC unroll 1")
-#else
-#define ZKGPU_NO_UNROLL
-#endif
 
 // Equal to poseidon2_permute<W>(s, p) whenever poseidon2_has_standard_diag(p); p.diag is not read.
 // ROLLED keeps the round loops as loops (one copy of each round body, round constants indexed at
