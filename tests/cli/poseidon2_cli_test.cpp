@@ -30,9 +30,11 @@ RunResult run_cli(const std::string& args, const std::string& input) {
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
 }
 
+// The CLI takes canonical values only; a KAT input word >= p (Plonky3's from_u32 reduces it) is
+// given reduced.
 std::string join(const nlohmann::json& arr) {
   std::string s;
-  for (size_t i = 0; i < arr.size(); ++i) s += (i ? " " : "") + std::to_string(arr[i].get<uint32_t>());
+  for (size_t i = 0; i < arr.size(); ++i) s += (i ? " " : "") + std::to_string(arr[i].get<uint32_t>() % BabyBear::P);
   return s;
 }
 
