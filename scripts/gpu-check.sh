@@ -12,6 +12,7 @@ mkdir -p "$out"
 modules=("$@")
 [ ${#modules[@]} -eq 0 ] && modules=(ntt poseidon2 merkle pow)
 
+[ -f .carry.tgz ] && [ ! -d .carry ] && tar xzf .carry.tgz
 if [ -x .carry/bin/zkgpu_tests ] && LD_LIBRARY_PATH=$root/.carry/lib .carry/bin/zkgpu info >/dev/null 2>&1; then
   bin=$root/.carry/bin
   export LD_LIBRARY_PATH=$root/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
