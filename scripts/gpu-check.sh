@@ -2,6 +2,8 @@
 # One device call does it all: GPU tests (the whole suite: CPU tests run too, on that machine's
 # CPU), then the side-by-side benchmarks for the chosen modules, ending with a short table.
 #   scripts/gpu-check.sh [ntt] [poseidon2] [merkle] [pow]      (default: all four)
+# Environment: GTEST_FILTER (tests to run, default all), GBENCH (a Google Benchmark filter: also run
+# those benchmarks of zkgpu_bench, JSON to gbench.json), RUNS (timed runs per figure, default 7).
 # Uses binaries staged by scripts/build-for-gpu.sh in .carry/ when present, else builds here.
 # Full logs and JSON go to $OUT (the device tool brings that folder back) or /tmp/gpu-check.
 set -uo pipefail
@@ -28,15 +30,20 @@ nvidia-smi --query-gpu=name,memory.total,memory.used,clocks.sm,clocks.max.sm,tem
 "$bin/zkgpu" info | tee "$out/info.txt"
 
 echo "== tests"
-"$bin/zkgpu_tests" --gtest_brief=1 --gtest_output=json:"$out/tests.json" >"$out/tests.log" 2>&1
+"$bin/zkgpu_tests" --gtest_brief=1 --gtest_filter="${GTEST_FILTER:-*}" --gtest_output=json:"$out/tests.json" >"$out/tests.log" 2>&1
 test_rc=$?
 grep -E "^\[  (FAILED|PASSED|SKIPPED) |tests? ran|FAILED" "$out/tests.log" | tail -25
 
 echo "== benchmarks: ${modules[*]}"
 bench_rc=0
 for m in "${modules[@]}"; do
-  "$bin/zkgpu" bench "$m" --json --runs "${RUNS:-7}" >"$out/bench_$m.json" 2>"$out/bench_$m.err" || { bench_rc=1; cat "$out/bench_$m.err"; }
+  "$bin/zkgpu" bench "$m" --json --runs "${RUNS:-7}" >"$out/bench_$m.json" 2>"$out/bench.err" || { bench_rc=1; cat "$out/bench.err"; }
 done
+if [ -n "${GBENCH:-}" ]; then
+  echo "== google benchmark: $GBENCH"
+  "$bin/zkgpu_bench" --benchmark_filter="$GBENCH" --benchmark_out="$out/gbench.json" --benchmark_out_format=json \
+    --benchmark_format=console 2>&1 | grep -v "^\*\*\*" | tail -60
+fi
 python3 - "$out" "${modules[@]}" <<'PY'
 import json, sys, os
 out, mods = sys.argv[1], sys.argv[2:]
@@ -53,5 +60,17 @@ for m in mods:
         print(f"{r['operation']:16} {r['size']:26} {f(r['cpu_ms']):>10} {f(r['gpu_ms']):>10} {f(r['gpu_with_copies_ms']):>10} "
               f"{('-' if ratio is None else f'{ratio:.1f}x'):>8} {('-' if frac is None else f'{100*frac:.0f}%'):>7}")
 PY
+# One JSON for all modules (the device tool brings back at most 8 files).
+python3 - "$out" "${modules[@]}" <<'PY'
+import json, sys, os
+out, mods = sys.argv[1], sys.argv[2:]
+merged = {}
+for m in mods:
+    p = os.path.join(out, f"bench_{m}.json")
+    if os.path.exists(p):
+        merged[m] = json.load(open(p)); os.remove(p)
+json.dump(merged, open(os.path.join(out, "bench.json"), "w"), indent=1)
+PY
+rm -f "$out/bench.err" "$out/cmake.log"
 echo "tests rc=$test_rc bench rc=$bench_rc"
 [ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ]
