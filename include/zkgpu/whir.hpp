@@ -153,10 +153,17 @@ struct Proof {
 BabyBear4 evaluate_multilinear(std::span<const BabyBear> table, std::span<const BabyBear4> point);
 BabyBear4 evaluate_multilinear(std::span<const BabyBear4> table, std::span<const BabyBear4> point);
 
+// Backend::Auto proves on the GPU from this many variables up.
+inline constexpr unsigned WHIR_GPU_CROSSOVER_VARS = 14;
+
 // Commits to the 2^n evaluations and proves the claims (each point of n coordinates; the values are
 // taken as given: a false claim yields a proof the verifier rejects). The PoW is ground
-// deterministically (smallest witness), so equal inputs give equal proofs. Backend::Cpu or Auto
-// run the CPU prover; Cuda throws Error(Unavailable) (the GPU WHIR prover is not built yet).
+// deterministically (smallest witness), so equal inputs give equal proofs, on either backend: the
+// CPU and GPU provers write byte-identical proofs. Backend::Cuda proves on the GPU (the witness is
+// uploaded once, only transcript values come back) and throws Error(Unavailable) without a usable
+// GPU, Error(OutOfMemory) when the prover's tables do not fit in free device memory. Backend::Auto
+// uses the GPU from WHIR_GPU_CROSSOVER_VARS variables up and falls back to the CPU, with a warning
+// on stderr, when the GPU is out of memory.
 Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims,
             Backend backend = Backend::Cpu);
 

@@ -16,22 +16,6 @@ namespace {
 // Below this many table entries the thread start-up costs more than the loop.
 constexpr size_t PAR_MIN = size_t(1) << 13;
 
-// eq(p, j) * scale for j < 2^p.size(), built by doubling (the next coordinate is the next LSB).
-std::vector<EF> eq_table(std::span<const EF> p, const EF& scale) {
-  std::vector<EF> t(size_t(1) << p.size());
-  t[0] = scale;
-  size_t len = 1;
-  for (const EF& pi : p) {
-    for (size_t j = len; j-- > 0;) {
-      EF hi = t[j] * pi;
-      t[2 * j + 1] = hi;
-      t[2 * j] = t[j] - hi;
-    }
-    len *= 2;
-  }
-  return t;
-}
-
 template <class T>
 EF mul_mixed(const EF& a, const T& b) {
   return a * b;

@@ -12,6 +12,23 @@ namespace zkgpu::whir::poly {
 
 using EF = BabyBear4;
 
+// eq(p, j) * scale for j < 2^p.size(), built by doubling (each coordinate becomes the next LSB, so
+// p[0] ends up the MSB). Inline: the GPU backend builds its small eq tables with it too.
+inline std::vector<EF> eq_table(std::span<const EF> p, const EF& scale) {
+  std::vector<EF> t(size_t(1) << p.size());
+  t[0] = scale;
+  size_t len = 1;
+  for (const EF& pi : p) {
+    for (size_t j = len; j-- > 0;) {
+      EF hi = t[j] * pi;
+      t[2 * j + 1] = hi;
+      t[2 * j] = t[j] - hi;
+    }
+    len *= 2;
+  }
+  return t;
+}
+
 // W[j] += scale * eq(point, j) for j < 2^m, m = point.size() = log2(W.size()).
 void add_eq_weights(std::span<EF> w, std::span<const EF> point, const EF& scale);
 // W[j] += sum_l coeffs[l] * zs[l]^j: the select weights of STIR queries (select(z, .) at j is z^j).

@@ -106,10 +106,17 @@ TEST(WhirCli, ProveVerifyAndReject) {
   std::remove(proof.c_str());
 }
 
-TEST(WhirCli, CudaBackendIsNotBuiltYet) {
-  const CliRun r = run("whir prove --vars 8 --backend cuda --out " + tmp_path("never.bin"));
-  EXPECT_EQ(r.rc, 2);
-  EXPECT_NE(r.out.find("not built yet"), std::string::npos) << r.out;
+TEST(WhirCli, CudaBackend) {
+  const std::string proof = tmp_path("cuda.bin");
+  const CliRun r = run("whir prove --vars 8 --backend cuda --out " + proof);
+  if (cuda_usable()) {
+    ASSERT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(run("whir verify " + proof).rc, 0);
+    std::remove(proof.c_str());
+  } else {
+    EXPECT_EQ(r.rc, 2);
+    EXPECT_NE(r.out.find("--backend cuda"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace

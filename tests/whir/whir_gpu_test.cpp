@@ -1,0 +1,294 @@
+// The GPU WHIR prover against the CPU one: the backend operations one by one, then whole proofs,
+// which must be byte-identical files (the PoW is ground deterministically on both).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "support/test_support.hpp"
+#include "whir/prover_backend.hpp"
+#include "whir/transcript.hpp"
+#include "zkgpu/status.hpp"
+#include "zkgpu/whir.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "cuda/runtime.cuh"
+#include "whir/cuda/backend.hpp"
+#endif
+
+namespace zkgpu::whir {
+namespace {
+
+using test::Rng;
+using EF = BabyBear4;
+
+#if ZKGPU_HAVE_CUDA
+
+ProtocolParameters make(unsigned n, FoldingFactor f, unsigned rate, Soundness s) {
+  ProtocolParameters p;
+  p.num_variables = n;
+  p.folding = f;
+  p.starting_log_inv_rate = rate;
+  p.soundness = s;
+  return p;
+}
+
+std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> evals, unsigned n, size_t count) {
+  std::vector<Claim> cs(count);
+  for (Claim& c : cs) {
+    for (unsigned i = 0; i < n; ++i) c.point.push_back(rng.fe4());
+    c.value = evaluate_multilinear(evals, c.point);
+  }
+  return cs;
+}
+
+// Every later GPU prove starts from a poisoned workspace.
+struct Poisoned {
+  Poisoned() { cuda::set_workspace_poison(true); }
+  ~Poisoned() { cuda::set_workspace_poison(false); }
+};
+
+void expect_same_openings(const std::vector<MerkleOpening>& a, const std::vector<MerkleOpening>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].row, b[i].row) << "opening " << i;
+    EXPECT_EQ(a[i].siblings, b[i].siblings) << "opening " << i;
+  }
+}
+
+// The operations of the backend interface, driven identically on both backends, outside any
+// transcript: a failure here names the operation that differs.
+TEST(WhirGpu, BackendOperationsMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  Poisoned poisoned;
+  struct Case {
+    unsigned n, k0, k1, rate;
+  };
+  for (const Case c : {Case{1, 1, 0, 1}, Case{2, 1, 1, 2}, Case{5, 2, 3, 1}, Case{10, 3, 4, 2}, Case{13, 4, 4, 1},
+                       Case{17, 1, 2, 3}}) {
+    SCOPED_TRACE(testing::Message() << "n " << c.n << " k0 " << c.k0 << " k1 " << c.k1 << " rate " << c.rate);
+    Rng rng(100 + c.n);
+    const std::vector<BabyBear> evals = rng.fes(size_t(1) << c.n);
+    detail::ProverShape shape;
+    shape.num_variables = c.n;
+    const unsigned h0 = c.n + c.rate - c.k0;
+    shape.commits.push_back({c.n, c.k0, h0, false});
+    const unsigned m1 = c.n - c.k0;
+    const bool second = c.k1 > 0 && c.k1 <= m1;
+    const unsigned h1 = second ? m1 - c.k1 + c.rate : 0;
+    if (second) shape.commits.push_back({m1, c.k1, h1, true});
+    const auto cpu = detail::make_cpu_backend(evals);
+    const auto gpu = cuda::make_backend(evals, shape, detail::whir_poseidon2());
+
+    ASSERT_EQ(cpu->commit(c.k0, h0), gpu->commit(c.k0, h0));
+    std::vector<EF> pt(c.n);
+    for (EF& x : pt) x = rng.fe4();
+    EXPECT_EQ(cpu->evaluate(pt), gpu->evaluate(pt));
+    std::vector<std::vector<EF>> eqs(3, std::vector<EF>(c.n));
+    for (auto& p : eqs)
+      for (EF& x : p) x = rng.fe4();
+    const std::vector<EF> eq_scales = {rng.fe4(), rng.fe4(), rng.fe4()};
+    cpu->add_weights(eqs, eq_scales, {}, {});
+    gpu->add_weights(eqs, eq_scales, {}, {});
+    std::vector<size_t> idx;
+    for (int i = 0; i < 7; ++i) idx.push_back(rng.u32() % (size_t(1) << h0));
+    expect_same_openings(cpu->open(0, idx), gpu->open(0, idx));
+
+    unsigned m = c.n;
+    for (unsigned j = 0; j < c.k0; ++j, --m) {
+      SCOPED_TRACE(testing::Message() << "round " << j);
+      ASSERT_EQ(cpu->sumcheck_coeffs(), gpu->sumcheck_coeffs());
+      const EF r = rng.fe4();
+      cpu->bind(r);
+      gpu->bind(r);
+    }
+    ASSERT_EQ(cpu->table(), gpu->table());
+    ASSERT_EQ(cpu->weights(), gpu->weights());
+    if (shape.commits.size() < 2) continue;
+
+    EXPECT_EQ(cpu->commit(c.k1, h1), gpu->commit(c.k1, h1));
+    std::vector<EF> pt2(m);
+    for (EF& x : pt2) x = rng.fe4();
+    EXPECT_EQ(cpu->evaluate(pt2), gpu->evaluate(pt2));
+    // Select weights at many points (more than one tile's worth of queries) plus an eq weight.
+    std::vector<BabyBear> zs;
+    std::vector<EF> z_scales;
+    for (int l = 0; l < 37; ++l) {
+      zs.push_back(rng.fe());
+      z_scales.push_back(rng.fe4());
+    }
+    const std::vector<std::vector<EF>> eq2 = {pt2};
+    const std::vector<EF> eq2_scale = {rng.fe4()};
+    cpu->add_weights(eq2, eq2_scale, zs, z_scales);
+    gpu->add_weights(eq2, eq2_scale, zs, z_scales);
+    ASSERT_EQ(cpu->weights(), gpu->weights());
+    expect_same_openings(cpu->open(0, idx), gpu->open(0, idx));  // the older tree is still held
+    std::vector<size_t> idx1;
+    for (int i = 0; i < 5; ++i) idx1.push_back(rng.u32() % (size_t(1) << h1));
+    expect_same_openings(cpu->open(1, idx1), gpu->open(1, idx1));
+    for (; m > 0; --m) {
+      ASSERT_EQ(cpu->sumcheck_coeffs(), gpu->sumcheck_coeffs());
+      const EF r = rng.fe4();
+      cpu->bind(r);
+      gpu->bind(r);
+    }
+    ASSERT_EQ(cpu->table(), gpu->table());
+    ASSERT_EQ(cpu->weights(), gpu->weights());
+  }
+}
+
+struct ProofCase {
+  unsigned n;
+  FoldingFactor fold;
+  unsigned rate;
+  Soundness s;
+  size_t claims;
+};
+
+std::string describe(const ProofCase& c) {
+  std::string f = c.fold.from_second_round ? std::to_string(c.fold.first) + "," + std::to_string(c.fold.rest)
+                                           : std::to_string(c.fold.first);
+  return "n " + std::to_string(c.n) + " fold " + f + " rate " + std::to_string(c.rate) + " " + to_string(c.s) +
+         " claims " + std::to_string(c.claims);
+}
+
+TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
+  ZKGPU_REQUIRE_GPU();
+  Poisoned poisoned;
+  using FF = FoldingFactor;
+  const Soundness UD = Soundness::UniqueDecoding, CB = Soundness::CapacityBound;
+  const std::vector<ProofCase> cases = {
+      {1, FF::constant(1), 1, UD, 1},
+      {4, FF::constant(4), 1, CB, 2},
+      {4, FF::constant(2), 3, UD, 0},
+      {8, FF::constant(1), 2, CB, 2},
+      {8, FF::constant_from_second_round(3, 2), 1, UD, 1},
+      {12, FF::constant(3), 2, CB, 2},
+      {12, FF::constant_from_second_round(4, 1), 1, UD, 0},
+      {12, FF::constant(2), 3, Soundness::JohnsonBound, 1},
+      {16, FF::constant(4), 1, CB, 2},
+      {16, FF::constant(1), 1, UD, 1},
+      {16, FF::constant_from_second_round(2, 3), 3, CB, 1},
+      {20, FF::constant(4), 1, CB, 1},
+      {20, FF::constant(2), 2, UD, 2},
+      {20, FF::constant_from_second_round(1, 4), 1, CB, 1},
+  };
+  for (const ProofCase& c : cases) {
+    SCOPED_TRACE(describe(c));
+    const WhirConfig cfg = WhirConfig::derive(make(c.n, c.fold, c.rate, c.s));
+    Rng rng(1000 + c.n * 7 + c.rate);
+    const std::vector<BabyBear> evals = rng.fes(size_t(1) << c.n);
+    const std::vector<Claim> claims = random_claims(rng, evals, c.n, c.claims);
+    const Proof cpu = prove(cfg, evals, claims, Backend::Cpu);
+    const Proof gpu = prove(cfg, evals, claims, Backend::Cuda);
+    const std::vector<uint8_t> cpu_file = write_proof_file(cfg, claims, cpu);
+    const std::vector<uint8_t> gpu_file = write_proof_file(cfg, claims, gpu);
+    EXPECT_EQ(cpu.initial_commitment, gpu.initial_commitment);
+    ASSERT_EQ(cpu_file.size(), gpu_file.size());
+    const auto diff = std::mismatch(cpu_file.begin(), cpu_file.end(), gpu_file.begin());
+    EXPECT_TRUE(diff.first == cpu_file.end()) << "first differing byte at offset " << (diff.first - cpu_file.begin());
+    const VerifyResult v = verify(cfg, claims, gpu);
+    EXPECT_TRUE(v.accepted) << v.reason;
+    // Auto at or above the crossover takes the GPU and must give the same file again.
+    if (c.n >= WHIR_GPU_CROSSOVER_VARS) {
+      EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Auto)), cpu_file);
+    }
+  }
+}
+
+TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const WhirConfig cfg = WhirConfig::derive(make(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
+  Rng rng(77);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << 10);
+  std::vector<Claim> claims = random_claims(rng, evals, 10, 1);
+  claims[0].value += EF::one();
+  EXPECT_THROW((void)prove(cfg, evals, claims, Backend::Cuda), Error);
+}
+
+// More than the free device memory: Cuda reports OutOfMemory before allocating anything; Auto
+// falls back to the CPU (with a warning on stderr) and produces the CPU's proof.
+TEST(WhirGpu, OversizeRequestErrorsCleanly) {
+  ZKGPU_REQUIRE_GPU();
+  const WhirConfig cfg = WhirConfig::derive(make(20, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
+  Rng rng(5);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << 20);
+  const std::vector<Claim> claims = random_claims(rng, evals, 20, 1);
+  const size_t need = cuda::memory_need(detail::prover_shape(cfg));
+  cuda::release_workspace();
+  // Occupy the device until less than a quarter of the need is free (in pieces: one huge
+  // allocation can fail where several succeed).
+  std::vector<zkgpu::cuda::DeviceBuffer<uint8_t>> filler;
+  for (int i = 0; i < 4096; ++i) {
+    const std::optional<GpuInfo> info = gpu_info();
+    ASSERT_TRUE(info.has_value());
+    if (info->free_memory <= need / 4 + (size_t(16) << 20)) break;
+    try {
+      filler.emplace_back(std::min<size_t>(info->free_memory - need / 4, size_t(8) << 30));
+    } catch (const Error&) {
+      break;  // the assertion below says whether enough is occupied
+    }
+  }
+  ASSERT_LT(gpu_info()->free_memory, need);
+  try {
+    (void)prove(cfg, evals, claims, Backend::Cuda);
+    ADD_FAILURE() << "expected Error(OutOfMemory)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::OutOfMemory) << e.what();
+    EXPECT_NE(std::string(e.what()).find("WHIR"), std::string::npos) << e.what();
+  }
+  const Proof fallback = prove(cfg, evals, claims, Backend::Auto);
+  filler.clear();
+  EXPECT_EQ(write_proof_file(cfg, claims, fallback),
+            write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu)));
+  // And the GPU works again once the memory is back.
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)),
+            write_proof_file(cfg, claims, fallback));
+}
+
+// The benchmark targets' configurations (CapacityBound, security 100, PoW budget 16): proves three
+// times (warm workspace), checks the proofs agree and verify, and prints the median time.
+TEST(WhirGpu, TargetConfigurationsTiming) {
+  ZKGPU_REQUIRE_GPU();
+  struct T {
+    unsigned n, fold;
+    double target_ms;
+  };
+  for (const T t : {T{22, 1, 60.0}, T{24, 4, 20.0}}) {
+    const WhirConfig cfg = WhirConfig::derive(make(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
+    Rng rng(t.n);
+    const std::vector<BabyBear> evals = rng.fes(size_t(1) << t.n);
+    const std::vector<Claim> claims = random_claims(rng, evals, t.n, 1);
+    std::vector<double> ms;
+    std::vector<uint8_t> first;
+    for (int run = 0; run < 4; ++run) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const Proof p = prove(cfg, evals, claims, Backend::Cuda);
+      const double dt = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::vector<uint8_t> file = write_proof_file(cfg, claims, p);
+      if (run == 0) {
+        first = std::move(file);
+        const VerifyResult v = verify(cfg, claims, p);
+        EXPECT_TRUE(v.accepted) << v.reason;
+        continue;  // the first run allocates the workspace
+      }
+      EXPECT_EQ(file, first);
+      ms.push_back(dt);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::cout << "[ timing  ] whir prove n=" << t.n << " fold=" << t.fold << " rate=1 cb on the GPU: median "
+              << ms[ms.size() / 2] << " ms (target " << t.target_ms << " ms)\n";
+  }
+}
+
+#else
+
+TEST(WhirGpu, NotBuilt) {
+  ZKGPU_REQUIRE_GPU();
+  FAIL() << "a usable GPU in a build without the CUDA backend";
+}
+
+#endif
+
+}  // namespace
+}  // namespace zkgpu::whir
