@@ -2,6 +2,7 @@
 // random inputs. The first test checks the tuned permutation the kernels run, on the CPU (it is a
 // core function and needs no GPU); the rest need a GPU and skip without one.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "core/hash/pow.hpp"
@@ -153,13 +154,64 @@ TEST(CudaHash, MerkleLargeTreeMatchesCpu) {
 
 TEST(CudaHash, MerkleEveryKernelKind) {
   ZKGPU_REQUIRE_GPU();
-  const int saved = cuda::poseidon2_kernel_kind();
-  for (int kind : {0, 2}) {
-    cuda::set_poseidon2_kernel_kind(kind);
-    check_gpu_merkle(4096, 16, Poseidon2Constants::Whir, 460 + kind);
-    check_gpu_merkle(2048, 9, Poseidon2Constants::Whir, 470 + kind);
-  }
+  const int saved = cuda::poseidon2_kernel_kind(), saved_variant = cuda::merkle_variant();
+  // Kind 0 forces the generic permutation into every variant (fused, or layered); kind 2 changes
+  // the fused variant's form only.
+  for (int variant : {0, 1})
+    for (int kind : {0, 2}) {
+      cuda::set_merkle_variant(variant);
+      cuda::set_poseidon2_kernel_kind(kind);
+      check_gpu_merkle(4096, 16, Poseidon2Constants::Whir, 460 + kind + 10 * variant);
+      check_gpu_merkle(2048, 9, Poseidon2Constants::Whir, 470 + kind + 10 * variant);
+    }
   cuda::set_poseidon2_kernel_kind(saved);
+  cuda::set_merkle_variant(saved_variant);
+}
+
+// Every Merkle variant, with the default subtree threshold and with threshold 1 (every launch
+// computes as many levels per thread as the variant allows, so small trees reach every subtree
+// height), on shapes that cover: one row, zero columns, short and vector-loaded chunks, trees that
+// end in the single-block tail directly, and trees with wide level launches before it.
+TEST(CudaHash, MerkleEveryVariantMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const int saved_variant = cuda::merkle_variant();
+  const size_t saved_min = cuda::merkle_subtree_min_threads();
+  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  struct Case { size_t rows, cols; };
+  const Case cases[] = {{1, 0},   {1, 9},      {2, 16},     {4, 3},        {8, 4},       {256, 8},
+                        {512, 9}, {1024, 0},   {4096, 16},  {1 << 15, 12}, {1 << 17, 16}};
+  uint64_t salt = 700;
+  for (const auto& c : cases) {
+    Rng rng(++salt);
+    const std::vector<BabyBear> m = rng.fes(c.rows * c.cols);
+    const auto expect = cpu_merkle(m, c.rows, c.cols, p);
+    std::vector<Digest> got(expect.size());
+    for (int v = 0; v < cuda::merkle_variant_count(); ++v)
+      for (size_t min_threads : {saved_min, size_t(1)}) {
+        cuda::set_merkle_variant(v);
+        cuda::set_merkle_subtree_min_threads(min_threads);
+        std::memset(got.data(), 0xff, got.size() * sizeof(Digest));
+        cuda::merkle_build_host(m.data(), c.rows, c.cols, p, got.data());
+        for (size_t i = 0; i < expect.size(); ++i)
+          ASSERT_EQ(std::memcmp(&got[i], &expect[i], sizeof(Digest)), 0)
+              << "variant " << v << " (" << cuda::merkle_variant_name(v) << ") min_threads " << min_threads
+              << " rows " << c.rows << " cols " << c.cols << " node " << i;
+      }
+  }
+  cuda::set_merkle_variant(saved_variant);
+  cuda::set_merkle_subtree_min_threads(saved_min);
+}
+
+// Host-side only (no GPU needed): the tuning setters validate their arguments.
+TEST(CudaHash, MerkleTuningRejectsInvalidValues) {
+  const int saved = cuda::merkle_variant();
+  EXPECT_GE(cuda::merkle_variant_count(), 2);
+  for (int v = 0; v < cuda::merkle_variant_count(); ++v) EXPECT_NE(std::string(cuda::merkle_variant_name(v)), "");
+  EXPECT_THROW(cuda::set_merkle_variant(-1), Error);
+  EXPECT_THROW(cuda::set_merkle_variant(cuda::merkle_variant_count()), Error);
+  EXPECT_THROW(cuda::merkle_variant_name(cuda::merkle_variant_count()), Error);
+  EXPECT_THROW(cuda::set_merkle_subtree_min_threads(0), Error);
+  EXPECT_EQ(cuda::merkle_variant(), saved);
 }
 
 TEST(CudaHash, MerkleMatchesDerivedVectors) {

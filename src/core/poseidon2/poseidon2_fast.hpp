@@ -93,17 +93,18 @@ ZKGPU_HD void internal_lanes_0_8(BabyBear (&s)[W], BabyBear sum) {
   s[8] = sub(sum, dbl(dbl(s[8])));
 }
 
-template <int W>
-ZKGPU_HD BabyBear lane_sum(const BabyBear (&s)[W]) {
-  BabyBear sum = s[0];
-  ZKGPU_UNROLL
-  for (int i = 1; i < W; ++i) sum = add(sum, s[i]);
-  return sum;
+// a[0] + ... + a[N-1] as a balanced tree: depth log2(N) instead of a chain of N - 1 dependent
+// adds. Field addition is exact, so every order gives the same word.
+template <int N>
+ZKGPU_HD BabyBear tree_sum(const BabyBear* a) {
+  if constexpr (N == 1)
+    return a[0];
+  else
+    return add(tree_sum<N / 2>(a), tree_sum<N - N / 2>(a + N / 2));
 }
 
-// s[i] = sum + V[i]*s[i] with V of width 16 (spec §4.1).
-ZKGPU_HD void internal_linear_std(BabyBear (&s)[16]) {
-  BabyBear sum = lane_sum(s);
+// s[i] = sum + V[i]*s[i] with V of width 16 (spec §4.1); sum = s[0] + ... + s[15].
+ZKGPU_HD void internal_linear_std(BabyBear (&s)[16], BabyBear sum) {
   internal_lanes_0_8(s, sum);
   s[9] = add(sum, div_2exp<8>(s[9]));
   s[10] = add(sum, div_2exp<2>(s[10]));
@@ -116,8 +117,7 @@ ZKGPU_HD void internal_linear_std(BabyBear (&s)[16]) {
 
 // Width 24: V[9..24) = [1/2^8, 1/4, 1/8, 1/16, 1/2^7, 1/2^9, 1/2^27,
 //                       -1/2^8, -1/4, -1/8, -1/16, -1/32, -1/64, -1/2^7, -1/2^27].
-ZKGPU_HD void internal_linear_std(BabyBear (&s)[24]) {
-  BabyBear sum = lane_sum(s);
+ZKGPU_HD void internal_linear_std(BabyBear (&s)[24], BabyBear sum) {
   internal_lanes_0_8(s, sum);
   s[9] = add(sum, div_2exp<8>(s[9]));
   s[10] = add(sum, div_2exp<2>(s[10]));
@@ -155,10 +155,15 @@ ZKGPU_HD void full_round(BabyBear (&s)[W], const BabyBear (&rc)[W]) {
   for (int i = 0; i < W; ++i) s[i] = sbox(add(s[i], rc[i]));
   external_linear(s);
 }
+// The lane sum is split as s[0] + (s[1] + ... + s[W-1]): the second part does not depend on the
+// S-box, so it is computed in the shadow of the S-box's four dependent multiplications rather than
+// after them. That shortens a lone permutation's latency (what the narrow top levels of a Merkle
+// tree wait on) without changing the instruction count or any output word.
 template <int W>
 ZKGPU_HD void partial_round(BabyBear (&s)[W], BabyBear rc) {
+  const BabyBear rest = tree_sum<W - 1>(&s[1]);
   s[0] = sbox(add(s[0], rc));
-  internal_linear_std(s);
+  internal_linear_std(s, add(s[0], rest));
 }
 }  // namespace p2fast
 

@@ -1,10 +1,16 @@
-// Proof-of-work grinding: candidates w = start, start+1, ... in chunks, one permutation each, the
-// hits folded with atomicMin. Between chunks the host reads the result (the only synchronisation),
-// so the deterministic search stops at the first chunk with a hit and returns its smallest hit,
-// which is the smallest witness overall since every earlier chunk had none.
+// Proof-of-work grinding: candidates w = 0, 1, 2, ... in rounds sized to the expected search
+// length, one launch per round over a resident grid whose threads stride through the round's
+// candidates in increasing order, one permutation each, hits folded with atomicMin. The host reads
+// the result once per round (the only synchronisation). A thread stops once a recorded hit makes
+// its remaining candidates pointless (deterministic: a smaller hit; else any hit), so a round ends
+// soon after its first hit. The deterministic search returns the smallest hit of the first round
+// with one, which is the smallest witness: earlier rounds had none, and within the round a
+// candidate is skipped only when a smaller witness is already recorded.
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "cuda/api.hpp"
 #include "cuda/hash/hash.cuh"
@@ -16,7 +22,9 @@ namespace hash_detail {
 namespace {
 
 constexpr unsigned POW_BLOCK = 256;
-constexpr uint32_t POW_CHUNK = 1u << 22;
+// Expected candidates to the first hit are 2^bits; a round covers 4x that (the chance that it ends
+// without a hit is then e^-4), within these bounds.
+constexpr uint64_t MIN_ROUND = uint64_t(1) << 21, MAX_ROUND = uint64_t(1) << 28;
 constexpr uint32_t NO_HIT = 0xffffffffu;  // above every candidate (< p)
 
 // pow_witness_ok's state with the candidate slot still open: pending inputs over the old state.
@@ -26,40 +34,72 @@ struct PowBase {
   uint32_t mask;  // 2^bits - 1
 };
 
+// Candidates [start, start + count): thread g takes start + g, start + g + stride, ...
 template <PermKind K, bool DETERMINISTIC>
 __global__ void __launch_bounds__(POW_BLOCK)
     pow_kernel(const __grid_constant__ PowBase base, uint32_t start, uint32_t count, uint32_t* result,
                const __grid_constant__ Poseidon2Params<16> p) {
-  const uint32_t k = blockIdx.x * POW_BLOCK + threadIdx.x;
-  if (k >= count) return;
-  const uint32_t w = start + k;
-  // Skip work a hit already made pointless: a smaller hit (deterministic) or any hit.
-  const uint32_t seen = *reinterpret_cast<volatile uint32_t*>(result);
-  if (DETERMINISTIC ? seen < w : seen != NO_HIT) return;
-  const BabyBear wf = BabyBear::from_canonical(w);
-  BabyBear s[16];
+  const uint32_t stride = gridDim.x * POW_BLOCK;
+#pragma unroll 1
+  for (uint32_t k = blockIdx.x * POW_BLOCK + threadIdx.x; k < count; k += stride) {
+    const uint32_t w = start + k;
+    // Increasing w: once a hit rules this candidate out, it rules out the rest of this thread's.
+    const uint32_t seen = *reinterpret_cast<volatile uint32_t*>(result);
+    if (DETERMINISTIC ? seen < w : seen != NO_HIT) return;
+    const BabyBear wf = BabyBear::from_canonical(w);
+    BabyBear s[16];
 #pragma unroll
-  for (int i = 0; i < 16; ++i) s[i] = uint32_t(i) == base.slot ? wf : base.s[i];
-  permute<16, K>(s, p);
-  if ((s[7].canonical() & base.mask) == 0) atomicMin(result, w);
+    for (int i = 0; i < 16; ++i) s[i] = uint32_t(i) == base.slot ? wf : base.s[i];
+    permute<16, K>(s, p);
+    if ((s[7].canonical() & base.mask) == 0) atomicMin(result, w);
+  }  // k + stride cannot wrap: count <= 2^31 and stride is one resident grid
+}
+
+// The result word of each device (and its pinned host copy), allocated on the first grind and
+// kept for the life of the process: cudaMalloc/cudaFree per call cost more than a 20-bit search,
+// and cudaFree synchronises the whole device. Never freed, since a static destructor could run
+// after the CUDA runtime has shut down. g_pow_mutex serialises grinds (each fills the GPU anyway).
+struct PowSlot {
+  uint32_t* d = nullptr;
+  uint32_t* h = nullptr;
+};
+std::mutex g_pow_mutex;
+std::vector<PowSlot> g_pow_slots;
+
+PowSlot& pow_slot() {
+  int dev = 0;
+  ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+  if (g_pow_slots.size() <= size_t(dev)) g_pow_slots.resize(size_t(dev) + 1);
+  PowSlot& slot = g_pow_slots[size_t(dev)];
+  if (!slot.d) ZKGPU_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&slot.d), sizeof(uint32_t)));
+  if (!slot.h) ZKGPU_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&slot.h), sizeof(uint32_t)));
+  return slot;
 }
 
 template <PermKind K, bool DET>
 uint32_t grind(const PowBase& base, const Poseidon2Params<16>& p, cudaStream_t s) {
-  DeviceBuffer<uint32_t> d_result(1);
-  uint32_t h_result = NO_HIT;  // pageable: the copy below completes before the synchronise returns
-  ZKGPU_CUDA_CHECK(cudaMemsetAsync(d_result.data(), 0xff, sizeof(uint32_t), s));
-  for (uint64_t start = 0; start < BabyBear::P; start += POW_CHUNK) {
-    const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(POW_CHUNK, BabyBear::P - start));
-    pow_kernel<K, DET><<<(count + POW_BLOCK - 1) / POW_BLOCK, POW_BLOCK, 0, s>>>(
-        base, static_cast<uint32_t>(start), count, d_result.data(), p);
+  std::lock_guard<std::mutex> lock(g_pow_mutex);
+  PowSlot& slot = pow_slot();
+  const int bits = __builtin_popcount(base.mask);
+  const uint64_t round = std::clamp<uint64_t>(uint64_t(4) << bits, MIN_ROUND, MAX_ROUND);
+  // One resident wave: every thread starts at once, so all of them stride through the round in step.
+  int dev = 0, sms = 0, per_sm = 0;
+  ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+  ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pow_kernel<K, DET>, POW_BLOCK, 0));
+  const unsigned grid = static_cast<unsigned>(std::max(1, sms) * std::max(1, per_sm));
+  ZKGPU_CUDA_CHECK(cudaMemsetAsync(slot.d, 0xff, sizeof(uint32_t), s));
+  for (uint64_t start = 0; start < BabyBear::P; start += round) {
+    const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(round, BabyBear::P - start));
+    const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>(grid, (count + POW_BLOCK - 1) / POW_BLOCK));
+    pow_kernel<K, DET><<<blocks, POW_BLOCK, 0, s>>>(base, static_cast<uint32_t>(start), count, slot.d, p);
     ZKGPU_CUDA_CHECK_LAUNCH();
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&h_result, d_result.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+    *slot.h = NO_HIT;
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(slot.h, slot.d, sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
     ZKGPU_CUDA_CHECK(cudaStreamSynchronize(s));
-    if (h_result != NO_HIT) return h_result;
+    if (*slot.h != NO_HIT) return *slot.h;
   }
-  throw_invalid("pow_grind: no witness in [0, p) for this challenger state at " +
-                std::to_string(__builtin_popcount(base.mask)) + " bits");
+  throw_invalid("pow_grind: no witness in [0, p) for this challenger state at " + std::to_string(bits) + " bits");
 }
 
 template <PermKind K>
