@@ -20,15 +20,20 @@ void BM_CudaNtt(benchmark::State& st) {
   const unsigned log_n = static_cast<unsigned>(st.range(0));
   const size_t cols = static_cast<size_t>(st.range(1));
   const bool inverse = st.range(2) != 0;
+  const int variant = static_cast<int>(st.range(3));
 #if ZKGPU_HAVE_CUDA
   if (!cuda_usable()) {
     st.SkipWithError(("no usable GPU: " + cuda_unavailable_reason()).c_str());
     return;
   }
   std::vector<double> ms;
+  const int before = cuda::ntt_variant();
   try {
+    cuda::set_ntt_variant(variant);
     ms = cuda::time_ntt_device(log_n, cols, inverse, /*warmup=*/3, /*runs=*/50);
+    cuda::set_ntt_variant(before);
   } catch (const Error& e) {
+    cuda::set_ntt_variant(before);
     st.SkipWithError(e.what());
     return;
   }
@@ -44,22 +49,31 @@ void BM_CudaNtt(benchmark::State& st) {
   st.counters["GB/s"] = bytes * passes / median_s * 1e-9;  // one read + one write per pass
   st.counters["elems/s"] = double(cols) * double(uint64_t(1) << log_n) / median_s;
 #else
-  (void)log_n, (void)cols, (void)inverse;
+  (void)log_n, (void)cols, (void)inverse, (void)variant;
   st.SkipWithError("this build has no CUDA backend");
 #endif
 }
 
+// Every kernel variant (cuda/ntt/ntt.cuh) at each size: one device run compares them all.
+void variant_sweep(benchmark::internal::Benchmark* b) {
+  const int variants = 3;  // cuda::kNttVariantCount; literal so the CPU-only build needs no CUDA header
+  for (int v = 0; v < variants; ++v) {
+    for (int log_n : {20, 22, 24, 26}) b->Args({log_n, 1, 0, v});
+    b->Args({24, 1, 1, v});
+    b->Args({20, 16, 0, v});
+  }
+}
+
 BENCHMARK(BM_CudaNtt)
-    ->ArgNames({"log_n", "cols", "inverse"})
-    ->Args({20, 1, 0})
-    ->Args({22, 1, 0})
-    ->Args({24, 1, 0})
-    ->Args({26, 1, 0})
-    ->Args({24, 1, 1})
-    ->Args({20, 16, 0})
+    ->ArgNames({"log_n", "cols", "inverse", "variant"})
+    ->Apply(variant_sweep)
     ->UseManualTime()
     ->Iterations(50)
     ->Unit(benchmark::kMicrosecond);
+
+#if ZKGPU_HAVE_CUDA
+static_assert(cuda::kNttVariantCount == 3, "update variant_sweep");
+#endif
 
 }  // namespace
 }  // namespace zkgpu

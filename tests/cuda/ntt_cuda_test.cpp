@@ -11,6 +11,7 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "cuda/api.hpp"
+#include "cuda/ntt/ntt.cuh"
 #endif
 
 namespace zkgpu {
@@ -128,6 +129,43 @@ TEST(CudaNtt, LdeFromCoeffsMatchesCpu) {
                          << " cpu " << cpu[bad].v;
     }
   }
+}
+
+// Every kernel variant (src/cuda/ntt/ntt.cuh) against the CPU backend: one and two passes,
+// three passes at 2^17 / 2^20 / 2^24, batched, non-power-of-two columns (the 32-bit division
+// path), and zero-padded LDE (the hoisted padding test).
+TEST(CudaNtt, EveryVariantMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  struct Restore {
+    int v = cuda::ntt_variant();
+    ~Restore() { cuda::set_ntt_variant(v); }
+  } restore;
+  Rng rng(77);
+  for (int var = 0; var < cuda::kNttVariantCount; ++var) {
+    cuda::set_ntt_variant(var);
+    SCOPED_TRACE("variant " + std::to_string(var));
+    for (unsigned log_n : {5u, 11u, 13u, 17u, 20u, 24u}) check_against_cpu(log_n, 1, 1000 * var + log_n);
+    check_against_cpu(12, 16, 1000 * var + 50);
+    check_against_cpu(13, 3, 1000 * var + 51);
+    check_against_cpu(11, 4, 1000 * var + 52);
+    struct Case {
+      unsigned log_n;
+      size_t cols;
+      unsigned log_blowup;
+    };
+    for (const Case& k : {Case{9, 2, 4}, Case{12, 5, 2}, Case{18, 1, 3}, Case{16, 4, 4}}) {
+      const BabyBear shift = BabyBear::from_canonical(31);
+      const std::vector<BabyBear> coeffs = rng.fes(k.cols << k.log_n);
+      const std::vector<BabyBear> cpu = lde_from_coeffs(coeffs, k.log_n, k.cols, k.log_blowup, shift, Backend::Cpu);
+      std::vector<BabyBear> gpu(k.cols << (k.log_n + k.log_blowup));
+      for (auto& x : gpu) x.v = test::POISON_WORD;
+      cuda::lde_from_coeffs_host(coeffs.data(), k.log_n, k.cols, k.log_blowup, shift, gpu.data());
+      ASSERT_EQ(first_mismatch(gpu, cpu), -1)
+          << "lde log_n=" << k.log_n << " cols=" << k.cols << " log_blowup=" << k.log_blowup;
+    }
+  }
+  EXPECT_THROW(cuda::set_ntt_variant(cuda::kNttVariantCount), Error);
+  EXPECT_THROW(cuda::set_ntt_variant(-1), Error);
 }
 
 TEST(CudaNtt, RoundTripAt2To25) {

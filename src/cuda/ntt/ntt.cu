@@ -28,6 +28,7 @@
 // (planner, sub-stages, swizzle, staging, cols, coset, inverse, zero-padded LDE), checked against
 // a naive DFT.
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <mutex>
@@ -83,7 +84,8 @@ struct PassShape {
   static constexpr unsigned L0 = sub_log(0);  // the largest
   static constexpr unsigned V = 1u << L0;     // values per thread
   static constexpr unsigned NT = kLanes * R / V;
-  static constexpr size_t smem_bytes = size_t(kLanes) * R * sizeof(uint32_t);
+  // Words of the row-padded layout (variant 2), which is larger than the swizzled one.
+  static constexpr size_t smem_bytes = size_t(kLanes) * (R + (R >> L0)) * sizeof(uint32_t);
   static_assert(LR >= 1 && LR <= kMaxPassLog && S <= 3, "pass radix out of range");
 };
 
@@ -94,6 +96,29 @@ struct PassShape {
 // 32 different banks.
 __device__ __forceinline__ unsigned swz(unsigned pos, unsigned t, unsigned l0) {
   return ((pos ^ ((pos >> l0) & 1u)) << kLogLanes) + (t ^ ((pos >> 1) & (kLanes - 1)));
+}
+
+// Row-padded layout (variant 2): row slot pos + (pos >> l0), lane t at column t. Every position a
+// thread touches is (its own base) + (a compile-time multiple of 2^l0) with no carry into the
+// bits below l0, so the slot is a per-thread base plus an immediate offset: no per-access address
+// arithmetic. A warp's two groups land in row slots of different parity (distance 2^l0 + 1 on the
+// first write, 1 elsewhere), hence in different bank halves. Not used for the staged copy-out,
+// where 32 positions of one lane would share two banks.
+template <bool kPad>
+__device__ __forceinline__ unsigned slot(unsigned pos, unsigned t, unsigned l0) {
+  if constexpr (kPad) {
+    return ((pos + (pos >> l0)) << kLogLanes) + t;
+  } else {
+    return swz(pos, t, l0);
+  }
+}
+
+// a * b with a < 2p, b < p, result in (0, 2p): Montgomery reduction without the final
+// correction (hi - uh lies in (-p, p), so + p stays below 2p < 2^32).
+__device__ __forceinline__ uint32_t monty_mul_lazy(uint32_t a, uint32_t b) {
+  const uint32_t lo = a * b, hi = __umulhi(a, b);
+  const uint32_t t = lo * BabyBear::MU, uh = __umulhi(t, BabyBear::P);
+  return hi - uh + BabyBear::P;
 }
 
 __device__ __forceinline__ BabyBear root27(const uint32_t* tw, uint32_t e) {
@@ -111,7 +136,9 @@ __device__ __forceinline__ BabyBear geometric(const PassParams& p, uint32_t e) {
 
 // Radix-2 decimation in frequency on 2^L registers, natural order in: afterwards v[brev(m)] is
 // X_m = sum_i v_i w^(i m), w = w_{2^L}. Twiddle w_{2 len}^j = w_16^(j * 16 / (2 len)); j = 0 is 1.
-template <unsigned L, unsigned S>
+// kLean: a twiddled difference is formed as x - y + p in [0, 2p) (one add, no correction); the
+// Montgomery product with a canonical twiddle is canonical again since (2p) p < p 2^32.
+template <unsigned L, unsigned S, bool kLean>
 __device__ __forceinline__ void dif_stage(BabyBear* v, const PassParams& p) {
   constexpr unsigned r = 1u << L, len = r >> (S + 1);
   ZKGPU_UNROLL
@@ -119,16 +146,22 @@ __device__ __forceinline__ void dif_stage(BabyBear* v, const PassParams& p) {
     const unsigned j = b % len, lo = (b / len) * 2 * len + j;
     const BabyBear x = v[lo], y = v[lo + len];
     v[lo] = x + y;
-    BabyBear d = x - y;
-    if (j != 0) d = d * BabyBear{p.reg_w[j * (16 / (2 * len))]};
+    BabyBear d;
+    if (j == 0) {
+      d = x - y;
+    } else if constexpr (kLean) {
+      d = BabyBear{x.v - y.v + BabyBear::P} * BabyBear{p.reg_w[j * (16 / (2 * len))]};
+    } else {
+      d = (x - y) * BabyBear{p.reg_w[j * (16 / (2 * len))]};
+    }
     v[lo + len] = d;
   }
-  if constexpr (S + 1 < L) dif_stage<L, S + 1>(v, p);
+  if constexpr (S + 1 < L) dif_stage<L, S + 1, kLean>(v, p);
 }
 
-template <unsigned L>
+template <unsigned L, bool kLean>
 __device__ __forceinline__ void dft_dif(BabyBear* v, const PassParams& p) {
-  if constexpr (L > 0) dif_stage<L, 0>(v, p);
+  if constexpr (L > 0) dif_stage<L, 0, kLean>(v, p);
 }
 
 template <unsigned L>
@@ -140,7 +173,7 @@ __device__ __forceinline__ constexpr unsigned brev(unsigned x) {
 }
 
 // Writes the outputs of sub-stage with radix 2^L and in-block Ns = 2^NSL to shared memory.
-template <unsigned LR, unsigned L, unsigned NSL>
+template <unsigned LR, unsigned L, unsigned NSL, bool kPad>
 __device__ __forceinline__ void write_shared(const BabyBear* v, uint32_t* sm, unsigned tid) {
   using Sh = PassShape<LR>;
   constexpr unsigned r = 1u << L, GPT = Sh::V >> L, ns = 1u << NSL;
@@ -150,12 +183,12 @@ __device__ __forceinline__ void write_shared(const BabyBear* v, uint32_t* sm, un
     const unsigned g = (tid + mg * Sh::NT) / kLanes;
     const unsigned base = ((g >> NSL) << (NSL + L)) + (g & (ns - 1));
     ZKGPU_UNROLL
-    for (unsigned m = 0; m < r; ++m) sm[swz(base + m * ns, t, Sh::L0)] = v[mg * r + brev<L>(m)].v;
+    for (unsigned m = 0; m < r; ++m) sm[slot<kPad>(base + m * ns, t, Sh::L0)] = v[mg * r + brev<L>(m)].v;
   }
 }
 
 // Reads the inputs of sub-stage (radix 2^L, in-block Ns = 2^NSL >= 2), twiddles, DFT.
-template <unsigned LR, unsigned L, unsigned NSL>
+template <unsigned LR, unsigned L, unsigned NSL, bool kPad, bool kLean>
 __device__ __forceinline__ void read_shared(BabyBear* v, const uint32_t* sm, unsigned tid, const PassParams& p) {
   using Sh = PassShape<LR>;
   constexpr unsigned r = 1u << L, GPT = Sh::V >> L, ns = 1u << NSL;
@@ -167,17 +200,17 @@ __device__ __forceinline__ void read_shared(BabyBear* v, const uint32_t* sm, uns
     const unsigned k = g & (ns - 1);
     ZKGPU_UNROLL
     for (unsigned q = 0; q < r; ++q) {
-      BabyBear x{sm[swz(g + q * (Sh::R >> L), t, Sh::L0)]};
+      BabyBear x{sm[slot<kPad>(g + q * (Sh::R >> L), t, Sh::L0)]};
       if (q != 0) x = x * BabyBear{__ldg(small + q * k)};
       v[mg * r + q] = x;
     }
-    dft_dif<L>(v + mg * r, p);
+    dft_dif<L, kLean>(v + mg * r, p);
   }
 }
 
 // The last sub-stage's direct store: positions g + m R/r of the lane, output row
 // (jj / Ns) M + k + pos Ns.
-template <unsigned LR, unsigned L>
+template <unsigned LR, unsigned L, bool kLean>
 __device__ __forceinline__ void write_global(const BabyBear* v, unsigned tid, uint64_t u, uint64_t jj, uint64_t c,
                                              bool live, const PassParams& p) {
   using Sh = PassShape<LR>;
@@ -203,16 +236,30 @@ __device__ __forceinline__ void write_global(const BabyBear* v, unsigned tid, ui
       }
     }
     if (live) {
-      ZKGPU_UNROLL
-      for (unsigned m = 0; m < r; ++m) p.dst[obase + (g + uint64_t(m) * (Sh::R >> L)) * ostride] = out[m];
+      if constexpr (kLean) {
+        // Offsets below rows * cols < 2^32 (the lean variants' precondition): one 32-bit
+        // multiply-add per store instead of 64-bit index arithmetic.
+        BabyBear* dp = p.dst + obase;
+        const uint32_t os = static_cast<uint32_t>(ostride), o0 = g * os, ostep = (Sh::R >> L) * os;
+        ZKGPU_UNROLL
+        for (unsigned m = 0; m < r; ++m) dp[o0 + m * ostep] = out[m];
+      } else {
+        ZKGPU_UNROLL
+        for (unsigned m = 0; m < r; ++m) p.dst[obase + (g + uint64_t(m) * (Sh::R >> L)) * ostride] = out[m];
+      }
     }
   }
 }
 
-template <unsigned LR>
+// kVar (see set_ntt_variant in ntt.cuh): 0 the reference form; 1 "lean": 32-bit offsets (the
+// host picks it only when rows * cols < 2^32), the zero-padding test hoisted to one count per
+// thread, lazy differences before twiddle products and a lazy twiddle chain; 2 lean plus the
+// row-padded shared layout (never with a staged store).
+template <unsigned LR, unsigned kVar>
 __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __grid_constant__ PassParams p) {
   using Sh = PassShape<LR>;
   constexpr unsigned R = Sh::R, L0 = Sh::L0, R0 = 1u << L0;
+  constexpr bool kLean = kVar >= 1, kPad = kVar == 2;
   extern __shared__ uint32_t sm[];
 
   const unsigned tid = threadIdx.x;
@@ -224,6 +271,10 @@ __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __gri
   if (p.cols_log >= 0) {
     jj = u >> p.cols_log;
     c = u & (p.cols - 1);
+  } else if constexpr (kLean) {
+    const uint32_t u32 = static_cast<uint32_t>(u), c32 = static_cast<uint32_t>(p.cols);
+    jj = u32 / c32;
+    c = u32 - static_cast<uint32_t>(jj) * c32;
   } else {
     jj = u / p.cols;
     c = u - jj * p.cols;
@@ -236,10 +287,24 @@ __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __gri
     const uint64_t istride = uint64_t(R / R0) * p.lanes;
     const uint64_t ibase = u + uint64_t(g) * p.lanes;
     const uint64_t row_base = jj + uint64_t(g) * p.groups, row_stride = uint64_t(R / R0) * p.groups;
-    ZKGPU_UNROLL
-    for (unsigned q = 0; q < R0; ++q) {
-      const bool present = live && row_base + q * row_stride < p.src_rows;
-      v[q] = present ? p.src[ibase + q * istride] : BabyBear::zero();
+    if constexpr (kLean) {
+      // Rows row_base + q N/R0 increase with q, so the present ones are q < qlim.
+      unsigned qlim = 0;
+      if (live && row_base < p.src_rows) {
+        const uint64_t need = (p.src_rows - row_base + row_stride - 1) >> (p.log_n - L0);
+        qlim = need < R0 ? static_cast<unsigned>(need) : R0;
+      }
+      // A walking pointer: one 64-bit add per load (indexing sp[q * is] made nvcc rebuild the
+      // full address from the parameter for every load).
+      const BabyBear* sp = p.src + (live ? ibase : 0);
+      ZKGPU_UNROLL
+      for (unsigned q = 0; q < R0; ++q, sp += istride) v[q] = q < qlim ? *sp : BabyBear::zero();
+    } else {
+      ZKGPU_UNROLL
+      for (unsigned q = 0; q < R0; ++q) {
+        const bool present = live && row_base + q * row_stride < p.src_rows;
+        v[q] = present ? p.src[ibase + q * istride] : BabyBear::zero();
+      }
     }
     if (p.load_mode == 1) {
       const BabyBear sc{p.scale_c};
@@ -261,58 +326,71 @@ __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __gri
       const uint32_t k = static_cast<uint32_t>(jj & ((uint64_t(1) << p.log_ns) - 1));
       BabyBear f = root27(p.tw, (g * k) << sh);
       const BabyBear step = root27(p.tw, ((R / R0) * k) << sh);
-      ZKGPU_UNROLL
-      for (unsigned q = 0; q < R0; ++q) {
-        v[q] = v[q] * f;
-        f = f * step;
+      if constexpr (kLean) {
+        // f stays in [0, 2p) (lazy chain against the canonical step); v f is canonical.
+        uint32_t fl = f.v;
+        ZKGPU_UNROLL
+        for (unsigned q = 0; q < R0; ++q) {
+          v[q] = v[q] * BabyBear{fl};
+          if (q + 1 < R0) fl = monty_mul_lazy(fl, step.v);
+        }
+      } else {
+        ZKGPU_UNROLL
+        for (unsigned q = 0; q < R0; ++q) {
+          v[q] = v[q] * f;
+          f = f * step;
+        }
       }
     }
-    dft_dif<L0>(v, p);
+    dft_dif<L0, kLean>(v, p);
   }
 
   if constexpr (Sh::S == 1) {
-    if (!p.staged) {
-      write_global<LR, L0>(v, tid, u, jj, c, live, p);
+    if (kPad || !p.staged) {
+      write_global<LR, L0, kLean>(v, tid, u, jj, c, live, p);
       return;
     }
-    write_shared<LR, L0, 0>(v, sm, tid);
+    write_shared<LR, L0, 0, false>(v, sm, tid);
   } else {
-    write_shared<LR, L0, 0>(v, sm, tid);
+    write_shared<LR, L0, 0, kPad>(v, sm, tid);
     constexpr unsigned L1 = Sh::sub_log(1);
     __syncthreads();
-    read_shared<LR, L1, L0>(v, sm, tid, p);
+    read_shared<LR, L1, L0, kPad, kLean>(v, sm, tid, p);
     if constexpr (Sh::S == 2) {
-      if (!p.staged) {
-        write_global<LR, L1>(v, tid, u, jj, c, live, p);
+      if (kPad || !p.staged) {
+        write_global<LR, L1, kLean>(v, tid, u, jj, c, live, p);
         return;
       }
       __syncthreads();
-      write_shared<LR, L1, L0>(v, sm, tid);
+      write_shared<LR, L1, L0, kPad>(v, sm, tid);
     } else {
       __syncthreads();
-      write_shared<LR, L1, L0>(v, sm, tid);
+      write_shared<LR, L1, L0, kPad>(v, sm, tid);
       constexpr unsigned L2 = Sh::sub_log(2);
       __syncthreads();
-      read_shared<LR, L2, L0 + L1>(v, sm, tid, p);
-      if (!p.staged) {
-        write_global<LR, L2>(v, tid, u, jj, c, live, p);
+      read_shared<LR, L2, L0 + L1, kPad, kLean>(v, sm, tid, p);
+      if (kPad || !p.staged) {
+        write_global<LR, L2, kLean>(v, tid, u, jj, c, live, p);
         return;
       }
       __syncthreads();
-      write_shared<LR, L2, L0 + L1>(v, sm, tid);
+      write_shared<LR, L2, L0 + L1, kPad>(v, sm, tid);
     }
   }
 
   // Staged store (pass 0, Ns = 1, cols = 2^cols_log < 16, lanes a multiple of 16): the tile's
   // output is the contiguous chunk of rows jj0 .. jj0 + 16/cols, written in address order.
-  __syncthreads();
-  const unsigned cl = static_cast<unsigned>(p.cols_log);
-  const uint64_t chunk = (u0 >> cl) << (cl + LR);
-  ZKGPU_UNROLL
-  for (unsigned m = 0; m < Sh::V; ++m) {
-    const unsigned e = tid + m * Sh::NT;
-    const unsigned col = e & ((1u << cl) - 1), pos = (e >> cl) & (R - 1), jl = e >> (cl + LR);
-    p.dst[chunk + e] = BabyBear{sm[swz(pos, (jl << cl) | col, L0)]};
+  // Never reached with kPad (the host does not pick variant 2 for a staged pass).
+  if constexpr (!kPad) {
+    __syncthreads();
+    const unsigned cl = static_cast<unsigned>(p.cols_log);
+    const uint64_t chunk = (u0 >> cl) << (cl + LR);
+    ZKGPU_UNROLL
+    for (unsigned m = 0; m < Sh::V; ++m) {
+      const unsigned e = tid + m * Sh::NT;
+      const unsigned col = e & ((1u << cl) - 1), pos = (e >> cl) & (R - 1), jl = e >> (cl + LR);
+      p.dst[chunk + e] = BabyBear{sm[swz(pos, (jl << cl) | col, L0)]};
+    }
   }
 }
 
@@ -326,29 +404,39 @@ std::vector<unsigned> plan_passes(unsigned log_n) {
   return lr;
 }
 
-using KernelFn = void (*)(PassParams);
+std::atomic<int> g_variant{0};
 
-template <unsigned LR>
+template <unsigned LR, unsigned kVar>
 void launch_pass(const PassParams& p, cudaStream_t s) {
   using Sh = PassShape<LR>;
   const uint64_t blocks = (p.lanes + kLanes - 1) / kLanes;
   if (blocks > 0x7fffffffull) throw Error(ErrorCode::InvalidArgument, "NTT: matrix too large for one launch");
-  ntt_pass_kernel<LR><<<static_cast<unsigned>(blocks), Sh::NT, Sh::smem_bytes, s>>>(p);
+  ntt_pass_kernel<LR, kVar><<<static_cast<unsigned>(blocks), Sh::NT, Sh::smem_bytes, s>>>(p);
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pass(unsigned lr, const PassParams& p, cudaStream_t s) {
+template <unsigned LR>
+void launch_pass(unsigned var, const PassParams& p, cudaStream_t s) {
+  switch (var) {
+    case 0: return launch_pass<LR, 0>(p, s);
+    case 1: return launch_pass<LR, 1>(p, s);
+    case 2: return launch_pass<LR, 2>(p, s);
+    default: throw Error(ErrorCode::InvalidArgument, "NTT: internal variant out of range");
+  }
+}
+
+void launch_pass(unsigned lr, unsigned var, const PassParams& p, cudaStream_t s) {
   switch (lr) {
-    case 1: return launch_pass<1>(p, s);
-    case 2: return launch_pass<2>(p, s);
-    case 3: return launch_pass<3>(p, s);
-    case 4: return launch_pass<4>(p, s);
-    case 5: return launch_pass<5>(p, s);
-    case 6: return launch_pass<6>(p, s);
-    case 7: return launch_pass<7>(p, s);
-    case 8: return launch_pass<8>(p, s);
-    case 9: return launch_pass<9>(p, s);
-    case 10: return launch_pass<10>(p, s);
+    case 1: return launch_pass<1>(var, p, s);
+    case 2: return launch_pass<2>(var, p, s);
+    case 3: return launch_pass<3>(var, p, s);
+    case 4: return launch_pass<4>(var, p, s);
+    case 5: return launch_pass<5>(var, p, s);
+    case 6: return launch_pass<6>(var, p, s);
+    case 7: return launch_pass<7>(var, p, s);
+    case 8: return launch_pass<8>(var, p, s);
+    case 9: return launch_pass<9>(var, p, s);
+    case 10: return launch_pass<10>(var, p, s);
     default: throw Error(ErrorCode::InvalidArgument, "NTT: internal pass radix out of range");
   }
 }
@@ -356,8 +444,10 @@ void launch_pass(unsigned lr, const PassParams& p, cudaStream_t s) {
 template <unsigned LR>
 void allow_smem() {
   using Sh = PassShape<LR>;
-  ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<LR>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(Sh::smem_bytes)));
+  const int bytes = static_cast<int>(Sh::smem_bytes);
+  ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<LR, 0>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<LR, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<LR, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
 std::vector<uint32_t> build_root_tables() {
@@ -457,6 +547,9 @@ void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* sc
 
   // Non-last passes ping-pong between two buffers, neither of them the pass's input; the last
   // pass writes dst (in place when its input is already there).
+  // The lean variants index with 32-bit offsets; larger matrices take the reference kernels.
+  const int want = g_variant.load(std::memory_order_relaxed);
+  const unsigned var = (want >= 1 && (uint64_t(cols) << log_n) <= 0xffffffffull) ? static_cast<unsigned>(want) : 0u;
   BabyBear* bufs[2] = {src == dst ? scratch : dst, src == dst ? dst : scratch};
   const BabyBear* in = src;
   unsigned log_ns = 0;
@@ -483,7 +576,8 @@ void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* sc
       p.scale_c = n_inv.v;
     }
     p.staged = (first && !last && p.cols_log >= 0 && cols < kLanes && p.lanes % kLanes == 0) ? 1u : 0u;
-    launch_pass(lr, p, s);
+    // The row-padded layout cannot serve the staged copy-out; that pass stays on variant 1.
+    launch_pass(lr, (var == 2 && p.staged) ? 1u : var, p, s);
     in = p.dst;
     log_ns += lr;
   }
@@ -537,6 +631,16 @@ __global__ void fill_random_kernel(BabyBear* d, size_t n, uint64_t seed) {
 }  // namespace
 
 // ---- device-pointer API -------------------------------------------------------------------------
+
+void set_ntt_variant(int variant) {
+  if (variant < 0 || variant >= kNttVariantCount) {
+    throw Error(ErrorCode::InvalidArgument, "set_ntt_variant: " + std::to_string(variant) + " is not in [0, " +
+                                                std::to_string(kNttVariantCount) + ")");
+  }
+  g_variant.store(variant, std::memory_order_relaxed);
+}
+
+int ntt_variant() { return g_variant.load(std::memory_order_relaxed); }
 
 unsigned ntt_pass_count(unsigned log_n) { return static_cast<unsigned>(plan_passes(log_n).size()); }
 

@@ -16,6 +16,19 @@
 
 namespace zkgpu::cuda {
 
+// Kernel variants, all computing the same bytes (tests check each against the CPU backend):
+//   0  reference: 64-bit index arithmetic, fully reduced arithmetic, XOR-swizzled shared layout;
+//   1  lean: 32-bit offsets (used when rows * cols < 2^32, else the call falls back to 0), the
+//      zero-padding test hoisted out of the loads, lazy differences before twiddle products and a
+//      lazy twiddle chain;
+//   2  lean plus a row-padded shared layout whose addresses are a per-thread base plus immediates
+//      (the staged first pass of a narrow matrix keeps variant 1's layout).
+// Process-wide, for benchmarks and tests; not synchronised with transforms in flight on other
+// host threads.
+constexpr int kNttVariantCount = 3;
+void set_ntt_variant(int variant);  // throws zkgpu::Error outside [0, kNttVariantCount)
+int ntt_variant();
+
 // Number of global-memory passes (kernel launches) for a transform of 2^log_n rows.
 unsigned ntt_pass_count(unsigned log_n);
 

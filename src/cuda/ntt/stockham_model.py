@@ -22,8 +22,32 @@ def plan(n, maxlog=10):
     p = -(-n // maxlog)
     base, extra = n // p, n % p
     return [base + 1 if i < extra else base for i in range(p)]
-def phys(pos, t, l0):
+def phys(pos, t, l0, pad=False):
+    if pad:  # variant 2's row-padded layout (never with the staged copy-out)
+        return (pos + (pos >> l0)) * 16 + t
     return (pos ^ ((pos >> l0) & 1)) * 16 + (t ^ ((pos >> 1) & 15))
+
+def check_pad_layout():
+    # Injective, within PassShape::smem_bytes, and the two 16-lane groups of every warp access hit
+    # different bank halves in each phase (first write, reads, later writes).
+    for LR in range(5, 11):
+        subs = sublogs(LR); l0 = subs[0]; R = 1 << LR; V = 1 << l0; NT = T * R // V
+        slots = {phys(pos, t, l0, True) for pos in range(R) for t in range(T)}
+        assert len(slots) == R * T and max(slots) < T * (R + (R >> l0)), LR
+        ns = 1
+        for s, l in enumerate(subs):
+            r = 1 << l
+            for w in range(NT * (V // r) // 32):
+                ga, gb = 2 * w, 2 * w + 1
+                for m in range(r):
+                    if s > 0:  # read positions g + m R/r
+                        pa, pb = ga + m * (R // r), gb + m * (R // r)
+                        assert (phys(pa, 0, l0, True) // 16 - phys(pb, 0, l0, True) // 16) % 2, (LR, s, "read")
+                    pa = (ga // ns) * ns * r + (ga % ns) + m * ns
+                    pb = (gb // ns) * ns * r + (gb % ns) + m * ns
+                    assert (phys(pa, 0, l0, True) // 16 - phys(pb, 0, l0, True) // 16) % 2, (LR, s, "write")
+            ns *= r
+check_pad_layout()
 
 def root27(E, invd):
     w = inv(G27) if invd else G27
@@ -46,7 +70,8 @@ def dif(v, l, invd):
                 v[start + j + ln] = d if j == 0 else d * pow(w16, j * (16 // (2 * ln)), P) % P
     return v
 
-def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cload, store_geom, gstore, cstore, staged):
+def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cload, store_geom, gstore, cstore, staged, pad=False):
+    pad = pad and not staged
     R = 1 << LR; N = 1 << n; J = N >> LR; U = J * cols; Ns = 1 << log_ns; logM = log_ns + LR; M = 1 << logM
     subs = sublogs(LR); l0 = subs[0]; V = 1 << l0; NT = T * R // V
     cols_log = cols.bit_length() - 1 if cols & (cols - 1) == 0 else -1
@@ -54,7 +79,7 @@ def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cl
     out = {}
     for b in range(nblocks):
         u0 = b * T
-        sm = [None] * (R * 16)
+        sm = [None] * ((R + (R >> l0)) * 16)
         regs = {}
         # sub-stage 0
         for tid in range(NT):
@@ -96,14 +121,14 @@ def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cl
                         v = []
                         for q in range(r):
                             pos = g + q * (R // r)
-                            x = sm[phys(pos, t, l0)]; assert x is not None
+                            x = sm[phys(pos, t, l0, pad)]; assert x is not None
                             if q > 0:
                                 x = x * wpow((ns_in * r).bit_length() - 1, q * k_in, invd) % P
                             v.append(x)
                         groups.append((g, dif(v, l, invd)))
                     newregs[tid] = groups
                 regs = newregs
-                sm = [None] * (R * 16)
+                sm = [None] * ((R + (R >> l0)) * 16)
             # write phase
             for tid in range(NT):
                 t = tid % T; u = u0 + t; live = u < U
@@ -113,7 +138,7 @@ def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cl
                         pos = (g // ns_in) * ns_in * r + (g & (ns_in - 1)) + m * ns_in
                         val = v[brev(m, l)]
                         if not last or staged:
-                            sm[phys(pos, t, l0)] = val
+                            sm[phys(pos, t, l0, pad)] = val
                         else:
                             if store_geom:
                                 assert pos == g + m * (R // r)
@@ -137,7 +162,7 @@ def run_pass(src, dst, n, LR, log_ns, cols, src_rows, invd, load_mode, gload, cl
     for a, x in out.items(): dst[a] = x
     assert len(out) == N * cols, (len(out), N * cols)
 
-def ntt(mat, n, cols, invd, shift, src_rows=None, maxlog=10):
+def ntt(mat, n, cols, invd, shift, src_rows=None, maxlog=10, pad=False):
     N = 1 << n
     if src_rows is None: src_rows = N
     ps = plan(n, maxlog)
@@ -155,7 +180,7 @@ def ntt(mat, n, cols, invd, shift, src_rows=None, maxlog=10):
         cols_log = cols.bit_length() - 1 if cols & (cols - 1) == 0 else -1
         staged = first and not last and cols_log >= 0 and cols < T and ((N >> LR) * cols) % T == 0
         dst = [None] * (N * cols)
-        run_pass(cur, dst, n, LR, ns, cols, src_rows if first else N, invd, load_mode, gload, cload, store_geom, gstore, cstore, staged)
+        run_pass(cur, dst, n, LR, ns, cols, src_rows if first else N, invd, load_mode, gload, cload, store_geom, gstore, cstore, staged, pad)
         cur = dst; ns += LR
     return cur
 
@@ -185,11 +210,12 @@ for n, cols in cases:
                 if n > 11 and maxlog != 5 and cols > 1: continue
                 N = 1 << n
                 mat = [random.randrange(P) for _ in range(N * cols)]
-                got = ntt(mat, n, cols, invd, shift, maxlog=maxlog)
+                pad = (maxlog + n) % 2 == 1  # both layouts, alternating
+                got = ntt(mat, n, cols, invd, shift, maxlog=maxlog, pad=pad)
                 exp = naive(mat, n, cols, invd, shift) if n <= 9 else None
                 if exp is None:
                     # check via round trip instead for big n
-                    back = ntt(got, n, cols, not invd, shift, maxlog=maxlog)
+                    back = ntt(got, n, cols, not invd, shift, maxlog=maxlog, pad=not pad)
                     assert back == mat, (n, cols, invd, shift, maxlog)
                 else:
                     assert got == exp, (n, cols, invd, shift, maxlog)
@@ -197,8 +223,8 @@ for n, cols in cases:
 # LDE: zero padded
 for n, b, cols in [(3, 2, 1), (4, 3, 2), (5, 4, 3), (2, 8, 1)]:
     N0 = 1 << n; mat = [random.randrange(P) for _ in range(N0 * cols)]
-    for shift in (1, 31):
-        got = ntt(mat, n + b, cols, False, shift, src_rows=N0, maxlog=4)
+    for shift, pad in ((1, False), (31, True)):
+        got = ntt(mat, n + b, cols, False, shift, src_rows=N0, maxlog=4, pad=pad)
         padded = mat + [0] * (((1 << (n + b)) - N0) * cols)
         assert got == naive(padded, n + b, cols, False, shift)
 print("lde ok")
