@@ -1,4 +1,5 @@
-# Entry points: `make demo` (build, then show the machine and a short primitives benchmark) and
+# Entry points: `make demo` (build, then show the machine, prove and verify a WHIR commitment
+# opening, and run a short primitives benchmark) and
 # `make test` (build, then the whole test suite through ctest). Both install missing packages first.
 BUILD ?= build
 JOBS ?= $(shell nproc)
@@ -23,6 +24,8 @@ test: build
 
 demo: build
 	$(BUILD)/zkgpu info
+	$(BUILD)/zkgpu whir prove --vars 18 --fold 4 --rate 1 --random 1 --out $(BUILD)/demo-proof.whir
+	$(BUILD)/zkgpu whir verify $(BUILD)/demo-proof.whir
 	$(BUILD)/zkgpu bench all --quick
 
 bench: build
