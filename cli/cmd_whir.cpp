@@ -1,7 +1,10 @@
-// `zkgpu whir params | prove | verify`: the WHIR polynomial commitment (include/zkgpu/whir.hpp).
+// `zkgpu whir params | prove | verify | bench`: the WHIR polynomial commitment (include/zkgpu/whir.hpp).
 #include <nlohmann/json.hpp>
+#include <omp.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -237,6 +240,265 @@ int run_verify(const std::string& path) {
   return 0;
 }
 
+
+// ---- bench -------------------------------------------------------------------------------------
+
+// One configuration of a bench grid, with the published Apple M1 figures (spec §10.1, ms; -1 when
+// none was published).
+struct BenchConfig {
+  unsigned n, fold, rate;
+  double m1_cpu = -1, m1_gpu = -1;
+};
+
+// The 29 cells of the M1 grid and the 5 high-rate n = 22 rows (spec §10.1), in the spec's order.
+const std::vector<BenchConfig>& seed_grid() {
+  static const std::vector<BenchConfig> g = {
+      {20, 1, 1, 267, 171},     {20, 1, 2, 453, 290},     {20, 1, 3, 897, 483},    {20, 2, 1, 127, 75},
+      {20, 2, 2, 217, 122},     {20, 2, 3, 414, 210},     {20, 4, 1, 49, 35},      {20, 4, 2, 89, 53},
+      {20, 4, 3, 200, 120},     {22, 1, 1, 1174, 579},    {22, 1, 2, 1938, 1092},  {22, 1, 3, 3459, 1934},
+      {22, 2, 1, 441, 287},     {22, 2, 2, 805, 484},     {22, 2, 3, 1676, 897},   {22, 3, 1, 206, 138},
+      {22, 3, 2, 381, 248},     {22, 3, 3, 897, 611},     {22, 4, 1, 166, 128},    {22, 4, 2, 322, 215},
+      {22, 4, 3, 661, 530},     {22, 6, 1, 141, 98},      {22, 6, 2, 410, 327},    {22, 6, 3, 1763, 1320},
+      {24, 1, 1, 4153, 2463},   {24, 2, 1, 1814, 1049},   {24, 3, 1, 890, 531},    {24, 4, 1, 978, 694},
+      {24, 6, 1, 588, 405},     {22, 1, 5, 15226, 9300},  {22, 2, 5, 6327, 3644},  {22, 3, 5, 8694, 3779},
+      {22, 4, 5, 7546, 4568},   {22, 2, 6, 17142, 8408},
+  };
+  return g;
+}
+
+// Small configurations (seconds on a CPU) for smoke tests: several folds, rates and round counts.
+const std::vector<BenchConfig>& quick_grid() {
+  static const std::vector<BenchConfig> g = {{12, 2, 1}, {14, 4, 1}, {14, 3, 2}, {16, 4, 1}};
+  return g;
+}
+
+struct BenchOptions {
+  std::string grid, backend = "both", soundness = "cb";
+  unsigned vars = 0, fold = 4, rate = 1, security = 100, pow_budget = 16;
+  int runs = 3;
+  uint64_t seed = 1;
+  bool json = false, csv = false, list = false;
+};
+
+struct BenchRow {
+  BenchConfig cfg;
+  std::vector<double> cpu_runs, gpu_runs, verify_runs;  // ms
+  double cpu_ms = -1, gpu_ms = -1, verify_ms = -1;      // medians; -1: not measured
+  size_t proof_bytes = 0;
+  int identical = -1;  // CPU and GPU proofs byte-identical: 1 / 0, -1 when not both ran
+  bool accepted = true;
+  std::string error;
+};
+
+double median_ms(std::vector<double> v) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// One warm-up prove (page faults, thread pools, the GPU context and its allocations), then `runs`
+// timed proves; returns the proof file of the last run.
+std::vector<uint8_t> time_prove(const WhirConfig& c, std::span<const BabyBear> evals,
+                                std::span<const whir::Claim> claims, Backend b, int runs, std::vector<double>& out) {
+  whir::Proof proof = whir::prove(c, evals, claims, b);
+  for (int i = 0; i < runs; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    proof = whir::prove(c, evals, claims, b);
+    out.push_back(ms_since(t0));
+  }
+  return whir::write_proof_file(c, claims, proof);
+}
+
+BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o, bool do_cpu, bool do_gpu) {
+  BenchRow row;
+  row.cfg = bc;
+  ProtocolParameters p;
+  p.num_variables = bc.n;
+  p.folding = whir::FoldingFactor::constant(bc.fold);
+  p.starting_log_inv_rate = bc.rate;
+  p.soundness = *whir::parse_soundness(o.soundness);
+  p.security_level = o.security;
+  p.pow_bits = o.pow_budget;  // rs_reduction: the default min(fold, 3)
+  WhirConfig c;
+  try {
+    c = WhirConfig::derive(p);
+  } catch (const Error& e) {
+    row.error = e.what();
+    return row;
+  }
+  std::mt19937_64 g(o.seed ^ (uint64_t(bc.n) << 32));
+  std::vector<BabyBear> evals(size_t(1) << bc.n);
+  for (auto& x : evals) x = BabyBear::from_canonical(uint32_t(g() % BabyBear::P));
+  std::vector<whir::Claim> claims(1);
+  for (unsigned i = 0; i < bc.n; ++i) {
+    BabyBear4 x;
+    for (auto& e : x.c) e = BabyBear::from_canonical(uint32_t(g() % BabyBear::P));
+    claims[0].point.push_back(x);
+  }
+  claims[0].value = whir::evaluate_multilinear(evals, claims[0].point);
+
+  std::vector<uint8_t> cpu_file, gpu_file;
+  try {
+    if (do_cpu) cpu_file = time_prove(c, evals, claims, Backend::Cpu, o.runs, row.cpu_runs);
+    if (do_gpu) gpu_file = time_prove(c, evals, claims, Backend::Cuda, o.runs, row.gpu_runs);
+  } catch (const Error& e) {
+    row.error = e.what();  // e.g. the GPU prover's tables do not fit: keep what was measured
+  }
+  row.cpu_ms = median_ms(row.cpu_runs);
+  row.gpu_ms = median_ms(row.gpu_runs);
+  if (!cpu_file.empty() && !gpu_file.empty()) row.identical = cpu_file == gpu_file ? 1 : 0;
+  const std::vector<uint8_t>& file = cpu_file.empty() ? gpu_file : cpu_file;
+  if (!file.empty()) {
+    row.proof_bytes = file.size();
+    // The verifier reads the file as a user's would; every run's verdict must be "accepted".
+    const whir::ProofFile pf = whir::read_proof_file(file);
+    for (int i = 0; i < std::max(o.runs, 3); ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const whir::VerifyResult r = whir::verify(c, pf.claims, pf.proof);
+      row.verify_runs.push_back(ms_since(t0));
+      if (!r.accepted) {
+        row.accepted = false;
+        row.error = "the proof was rejected: " + r.reason;
+        break;
+      }
+    }
+    row.verify_ms = median_ms(row.verify_runs);
+  }
+  return row;
+}
+
+std::string fmt_ms(double ms) {
+  if (ms < 0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, ms < 10 ? "%.2f" : ms < 1000 ? "%.1f" : "%.0f", ms);
+  return b;
+}
+
+std::string fmt_ratio(double a, double b) {
+  if (a < 0 || b <= 0) return "-";
+  char s[32];
+  std::snprintf(s, sizeof s, "%.2fx", a / b);
+  return s;
+}
+
+nlohmann::json ms_or_null(double ms) { return ms < 0 ? nlohmann::json(nullptr) : nlohmann::json(ms); }
+
+int run_bench(const BenchOptions& o, bool single) {
+  if (o.runs < 1) throw_invalid("--runs must be at least 1");
+  std::vector<BenchConfig> grid;
+  std::string grid_name;
+  if (single) {
+    if (o.vars == 0) throw_invalid("whir bench: give --grid seed|quick, or --vars (with --fold/--rate) for one configuration");
+    BenchConfig bc{o.vars, o.fold, o.rate};
+    for (const BenchConfig& s : seed_grid())
+      if (s.n == bc.n && s.fold == bc.fold && s.rate == bc.rate) bc = s;
+    grid = {bc};
+    grid_name = "single";
+  } else if (o.grid == "seed") {
+    grid = seed_grid();
+    grid_name = "seed";
+  } else {
+    grid = quick_grid();
+    grid_name = "quick";
+  }
+  const bool gpu_ok = cuda_usable();
+  const bool do_cpu = o.backend != "cuda";
+  const bool do_gpu = o.backend != "cpu" && gpu_ok;
+  if (o.backend == "cuda" && !gpu_ok) throw Error(ErrorCode::Unavailable, "whir bench --backend cuda: " + cuda_unavailable_reason());
+  const whir::Soundness snd = *whir::parse_soundness(o.soundness);
+  if (snd == whir::Soundness::CapacityBound)
+    std::cerr << "note: CapacityBound (as published) rests on a conjecture that was refuted (Crites-Stewart, eprint "
+                 "2025/2046); it is benchmarked here for comparison only\n";
+  const CpuFeatures cpu = cpu_features();
+  const std::string gpu_name = gpu_ok ? gpu_info()->name : std::string("none (") + cuda_unavailable_reason() + ")";
+
+  std::vector<BenchRow> rows;
+  bool all_good = true;
+  for (size_t i = 0; i < grid.size(); ++i) {
+    const BenchConfig& bc = grid[i];
+    if (o.list) {
+      rows.emplace_back().cfg = bc;
+      continue;
+    }
+    std::cerr << "[" << i + 1 << "/" << grid.size() << "] n=" << bc.n << " fold=" << bc.fold << " rate=" << bc.rate
+              << " ..." << std::flush;
+    BenchRow r = bench_one(bc, o, do_cpu, do_gpu);
+    std::cerr << " cpu " << fmt_ms(r.cpu_ms) << " ms, gpu " << fmt_ms(r.gpu_ms) << " ms";
+    if (!r.error.empty()) std::cerr << " (error: " << r.error << ")";
+    std::cerr << "\n";
+    if (!r.error.empty() || !r.accepted || r.identical == 0) all_good = false;
+    rows.push_back(std::move(r));
+  }
+
+  const std::string timing =
+      "prove end to end: witness in host memory -> proof object (commit, every round, PoW, openings; "
+      "GPU: upload included), median of " + std::to_string(o.runs) + " runs after one warm-up prove per backend";
+  const std::string setting = std::string(whir::long_name(snd)) + ", security " + std::to_string(o.security) +
+                              ", PoW budget " + std::to_string(o.pow_budget) +
+                              ", rs_red = min(fold, 3), one evaluation claim, deterministic PoW";
+  if (o.json) {
+    nlohmann::json j;
+    j["grid"] = grid_name;
+    j["timing"] = timing;
+    j["runs"] = o.runs;
+    j["soundness"] = whir::long_name(snd);
+    j["security_level"] = o.security;
+    j["pow_budget"] = o.pow_budget;
+    j["cpu_model"] = cpu.model;
+    j["cpu_threads"] = omp_get_max_threads();
+    j["simd"] = to_string(simd_level());
+    j["gpu"] = gpu_ok ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
+    j["m1_source"] = "spec §10.1: Apple M1, Plonky3 NEON CPU and best Metal GPU, medians of 3";
+    j["rows"] = nlohmann::json::array();
+    for (const BenchRow& r : rows) {
+      nlohmann::json x = {{"n", r.cfg.n},
+                          {"fold", r.cfg.fold},
+                          {"rate", r.cfg.rate},
+                          {"cpu_ms", ms_or_null(r.cpu_ms)},
+                          {"gpu_ms", ms_or_null(r.gpu_ms)},
+                          {"speedup", r.cpu_ms > 0 && r.gpu_ms > 0 ? nlohmann::json(r.cpu_ms / r.gpu_ms) : nlohmann::json(nullptr)},
+                          {"m1_cpu_ms", ms_or_null(r.cfg.m1_cpu)},
+                          {"m1_gpu_ms", ms_or_null(r.cfg.m1_gpu)},
+                          {"cpu_runs_ms", r.cpu_runs},
+                          {"gpu_runs_ms", r.gpu_runs},
+                          {"verify_ms", ms_or_null(r.verify_ms)},
+                          {"proof_bytes", r.proof_bytes},
+                          {"accepted", r.accepted},
+                          {"proofs_identical", r.identical < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.identical == 1)}};
+      if (!r.error.empty()) x["error"] = r.error;
+      j["rows"].push_back(std::move(x));
+    }
+    std::cout << j.dump(2) << "\n";
+  } else if (o.csv) {
+    std::cout << "n,fold,rate,cpu_ms,gpu_ms,speedup,m1_cpu_ms,m1_gpu_ms,verify_ms,proof_bytes,accepted,proofs_identical\n";
+    auto num = [](double v) { return v < 0 ? std::string() : std::to_string(v); };
+    for (const BenchRow& r : rows)
+      std::cout << r.cfg.n << "," << r.cfg.fold << "," << r.cfg.rate << "," << num(r.cpu_ms) << "," << num(r.gpu_ms)
+                << "," << (r.cpu_ms > 0 && r.gpu_ms > 0 ? std::to_string(r.cpu_ms / r.gpu_ms) : "") << ","
+                << num(r.cfg.m1_cpu) << "," << num(r.cfg.m1_gpu) << "," << num(r.verify_ms) << "," << r.proof_bytes
+                << "," << (r.accepted ? 1 : 0) << "," << (r.identical < 0 ? "" : std::to_string(r.identical)) << "\n";
+  } else {
+    std::printf("# WHIR %s grid: %s\n# %s\n", grid_name.c_str(), timing.c_str(), setting.c_str());
+    std::printf("# CPU: %s, %d threads, %s; GPU: %s\n", cpu.model.c_str(), omp_get_max_threads(),
+                to_string(simd_level()), gpu_name.c_str());
+    std::printf("# M1: the published Apple M1 figures (spec §10.1: Plonky3 NEON CPU, best Metal GPU), shape reference only\n");
+    std::printf("%3s %4s %4s | %9s %9s %8s | %8s %8s %7s | %11s %9s %s\n", "n", "fold", "rate", "CPU ms", "GPU ms",
+                "speedup", "M1 CPU", "M1 GPU", "M1 x", "proof bytes", "verify ms", "check");
+    for (const BenchRow& r : rows) {
+      std::string check = !r.error.empty() ? "ERROR" : !r.accepted ? "REJECTED" : r.identical == 0 ? "CPU!=GPU"
+                          : r.identical == 1 ? "ok, CPU==GPU" : "ok";
+      std::printf("%3u %4u %4u | %9s %9s %8s | %8s %8s %7s | %11zu %9s %s\n", r.cfg.n, r.cfg.fold, r.cfg.rate,
+                  fmt_ms(r.cpu_ms).c_str(), fmt_ms(r.gpu_ms).c_str(), fmt_ratio(r.cpu_ms, r.gpu_ms).c_str(),
+                  fmt_ms(r.cfg.m1_cpu).c_str(), fmt_ms(r.cfg.m1_gpu).c_str(),
+                  fmt_ratio(r.cfg.m1_cpu, r.cfg.m1_gpu).c_str(), r.proof_bytes, fmt_ms(r.verify_ms).c_str(),
+                  check.c_str());
+    }
+  }
+  // Exit 1 when a proof was rejected, the backends disagree or a configuration failed.
+  return all_good ? 0 : 1;
+}
+
 }  // namespace
 
 void add_whir_command(CLI::App& app) {
@@ -277,6 +539,33 @@ void add_whir_command(CLI::App& app) {
   verify->add_option("proof", verify_path, "Proof file written by `zkgpu whir prove`")->required();
   verify->callback([] {
     int rc = run_verify(verify_path);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+
+  static BenchOptions bo;
+  auto* bench = w->add_subcommand(
+      "bench", "Time prove (CPU and GPU) and verify over the spec's published grid or one configuration");
+  auto* grid = bench->add_option("--grid", bo.grid, "seed: the 34 published Apple configurations; quick: a few small ones")
+                   ->check(CLI::IsMember({"seed", "quick"}));
+  auto* vars = bench->add_option("--vars", bo.vars, "Bench one configuration with this many variables");
+  bench->add_option("--fold", bo.fold, "Folding factor of the single configuration (default 4)");
+  bench->add_option("--rate", bo.rate, "Starting log2 inverse rate of the single configuration (default 1)");
+  grid->excludes(vars);
+  bench->add_option("--runs", bo.runs, "Timed runs per backend (median reported; default 3)");
+  bench->add_option("--backend", bo.backend, "both (default: the GPU column when a GPU is usable), cpu or cuda")
+      ->check(CLI::IsMember({"both", "cpu", "cuda"}));
+  bench->add_option("--soundness", bo.soundness, "Soundness (default cb, as published)")
+      ->check(CLI::IsMember({"ud", "jb", "cb"}));
+  bench->add_option("--security", bo.security, "Security level in bits (default 100)");
+  bench->add_option("--pow-budget", bo.pow_budget, "PoW budget in bits (default 16)");
+  bench->add_option("--seed", bo.seed, "Seed of the random polynomials and points (default 1)");
+  bench->add_flag("--list", bo.list, "Print the grid (with the published M1 figures) without running it");
+  auto* js = bench->add_flag("--json", bo.json, "Print JSON");
+  auto* cs = bench->add_flag("--csv", bo.csv, "Print CSV");
+  js->excludes(cs);
+  bench->callback([grid, vars] {
+    if (grid->count() == 0 && vars->count() == 0) throw CLI::ValidationError("whir bench", "give --grid seed|quick or --vars N");
+    int rc = run_bench(bo, vars->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

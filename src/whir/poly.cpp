@@ -36,21 +36,25 @@ std::pair<EF, EF> coeffs_impl(std::span<const T> t, std::span<const EF> w) {
   return {a0, a2};
 }
 
+// f^(p) = sum_h eq(p_hi, h) sum_l eq(p_lo, l) T[h L + l]: the inner sums multiply T by a small
+// eq table (base x EF: 4 products for a base table), so the table is read once and nothing of
+// its size is allocated, where folding it variable by variable would write half of it in EF.
 template <class T>
 EF evaluate_impl(std::span<const T> t, std::span<const EF> point) {
-  if (point.empty()) {
-    if constexpr (std::is_same_v<T, EF>) return t[0];
-    else return EF::from_base(t[0]);
+  const size_t m = point.size();
+  const size_t lo_bits = std::min<size_t>(m, 10);
+  const std::vector<EF> hi = eq_table(point.subspan(0, m - lo_bits), EF::one());
+  const std::vector<EF> lo = eq_table(point.subspan(m - lo_bits), EF::one());
+  const size_t len = lo.size();
+  EF acc = EF::zero();
+#pragma omp parallel for reduction(ef_add : acc) schedule(static) if (t.size() >= PAR_MIN)
+  for (size_t h = 0; h < hi.size(); ++h) {
+    const T* row = t.data() + h * len;
+    EF s = EF::zero();
+    for (size_t l = 0; l < len; ++l) s += lo[l] * row[l];
+    acc += hi[h] * s;
   }
-  std::vector<EF> cur;
-  if constexpr (std::is_same_v<T, EF>) {
-    cur.assign(t.begin(), t.end());
-    fold_in_place(cur, point[0]);
-  } else {
-    cur = fold(t, point[0]);
-  }
-  for (size_t i = 1; i < point.size(); ++i) fold_in_place(cur, point[i]);
-  return cur[0];
+  return acc;
 }
 
 }  // namespace
@@ -63,6 +67,26 @@ void add_eq_weights(std::span<EF> w, std::span<const EF> point, const EF& scale)
   const size_t mask = (size_t(1) << lo_bits) - 1;
 #pragma omp parallel for schedule(static) if (w.size() >= PAR_MIN)
   for (size_t j = 0; j < w.size(); ++j) w[j] += hi[j >> lo_bits] * lo[j & mask];
+}
+
+void add_eq_weights(std::span<EF> w, std::span<const std::vector<EF>> points, std::span<const EF> scales) {
+  if (points.empty()) return;
+  const size_t m = points[0].size();
+  const size_t lo_bits = m / 2;
+  std::vector<std::vector<EF>> his, los;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const std::span<const EF> pt(points[i]);
+    his.push_back(eq_table(pt.subspan(0, m - lo_bits), scales[i]));
+    los.push_back(eq_table(pt.subspan(m - lo_bits), EF::one()));
+  }
+  const size_t mask = (size_t(1) << lo_bits) - 1;
+  // One pass over W for all the points: W is read and written once, not once per point.
+#pragma omp parallel for schedule(static) if (w.size() >= PAR_MIN)
+  for (size_t j = 0; j < w.size(); ++j) {
+    EF acc = w[j];
+    for (size_t i = 0; i < his.size(); ++i) acc += his[i][j >> lo_bits] * los[i][j & mask];
+    w[j] = acc;
+  }
 }
 
 void add_select_weights(std::span<EF> w, std::span<const BabyBear> zs, std::span<const EF> coeffs) {

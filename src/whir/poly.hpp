@@ -31,6 +31,9 @@ inline std::vector<EF> eq_table(std::span<const EF> p, const EF& scale) {
 
 // W[j] += scale * eq(point, j) for j < 2^m, m = point.size() = log2(W.size()).
 void add_eq_weights(std::span<EF> w, std::span<const EF> point, const EF& scale);
+// The same for several points of m coordinates each (W[j] += sum_i scales[i] eq(points[i], j)), in
+// one pass over W.
+void add_eq_weights(std::span<EF> w, std::span<const std::vector<EF>> points, std::span<const EF> scales);
 // W[j] += sum_l coeffs[l] * zs[l]^j: the select weights of STIR queries (select(z, .) at j is z^j).
 void add_select_weights(std::span<EF> w, std::span<const BabyBear> zs, std::span<const EF> coeffs);
 

@@ -85,7 +85,7 @@ class CpuBackend final : public ProverBackend {
 
   void add_weights(std::span<const std::vector<EF>> eq_points, std::span<const EF> eq_scales,
                    std::span<const BabyBear> zs, std::span<const EF> select_scales) override {
-    for (size_t i = 0; i < eq_points.size(); ++i) poly::add_eq_weights(w_, eq_points[i], eq_scales[i]);
+    poly::add_eq_weights(w_, eq_points, eq_scales);
     if (!zs.empty()) poly::add_select_weights(w_, zs, select_scales);
   }
 

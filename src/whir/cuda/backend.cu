@@ -267,7 +267,7 @@ class CudaBackend final : public ProverBackend {
     Digest root;
     {
       StageTimer t(*this, Download);
-      download(ws_.nodes[slot].data() + (2 * rows - 2), sizeof(Digest) / 4);
+      download(ws_.nodes[slot].data() + (2 * rows - 2), 1);
       std::memcpy(root.e, ws_.host.data(), sizeof(Digest));
     }
     return root;
@@ -437,7 +437,10 @@ class CudaBackend final : public ProverBackend {
 
   // n words from the device into ws_.host, then waits for the stream.
   template <class T>
-  void download(const T* d, size_t words) {
+  // Copies n elements of T (not words) into the pinned host buffer and waits for them.
+  void download(const T* d, size_t n) {
+    static_assert(sizeof(T) % 4 == 0, "device values are whole words");
+    const size_t words = n * (sizeof(T) / 4);
     ensure_pinned(ws_.host, words);
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws_.host.data(), d, words * 4, cudaMemcpyDeviceToHost, s_));
     ZKGPU_CUDA_CHECK(cudaStreamSynchronize(s_));
@@ -445,7 +448,7 @@ class CudaBackend final : public ProverBackend {
 
   std::vector<EF> download_ef(const EF* d, size_t n) {
     StageTimer t(*this, Download);
-    download(d, 4 * n);
+    download(d, n);
     std::vector<EF> out(n);
     std::memcpy(out.data(), ws_.host.data(), n * sizeof(EF));
     return out;
