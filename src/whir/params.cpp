@@ -195,6 +195,9 @@ WhirConfig WhirConfig::derive(const ProtocolParameters& p) {
       final_rounds = np - R * long(ff.rest);
     }
   }
+  // Without rounds the reduction is never applied nor absorbed: pin it to its default so that a
+  // configuration has exactly one encoding (the proof parser rejects any other value).
+  if (c.n_rounds == 0) c.params.rs_reduction = c.rs_reduction = std::min(k0, 3u);
   if (final_rounds < 0)
     throw_invalid("WHIR parameters: folding factor " + fold_name(ff) + " overshoots " + std::to_string(n) +
                   " variables (the last round would fold " + std::to_string(-final_rounds) +

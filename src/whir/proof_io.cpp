@@ -205,6 +205,10 @@ ProofFile read_proof_file(std::span<const uint8_t> bytes) {
     r.pos = params_end;
     r.fail(std::string("invalid parameters: ") + e.what());
   }
+  if (cfg.rs_reduction != p.rs_reduction.value_or(cfg.rs_reduction)) {
+    r.pos = params_end;
+    r.fail("rs_reduction must be " + std::to_string(cfg.rs_reduction) + " for a configuration without WHIR rounds");
+  }
   const unsigned n = p.num_variables;
 
   const uint32_t n_claims = r.u32("claim count");
