@@ -1,34 +1,12 @@
 // The `zkgpu poseidon2 permute` interop command, run as a subprocess.
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <string>
 
-#include "support/test_support.hpp"
+#include "support/cli_runner.hpp"
 
 namespace zkgpu {
 namespace {
 
-struct RunResult {
-  int status;
-  std::string out;
-};
-
-// Runs the CLI with `input` on stdin; stdout and stderr are captured together.
-RunResult run_cli(const std::string& args, const std::string& input) {
-  std::string in_path = testing::TempDir() + "zkgpu_cli_in.txt";
-  std::ofstream(in_path) << input;
-  std::string cmd = test::cli_path() + " " + args + " < " + in_path + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) throw std::runtime_error("popen failed");
-  std::string out;
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+test::CliRun run_cli(const std::string& args, const std::string& input) { return test::run_cli(args, input); }
 
 // The CLI takes canonical values only; a KAT input word >= p (Plonky3's from_u32 reduces it) is
 // given reduced.
@@ -46,7 +24,7 @@ TEST(Poseidon2Cli, PlonkyKnownAnswersBothWidths) {
     for (const char* backend : {"cpu", "auto"}) {
       auto r = run_cli("poseidon2 permute --width " + std::to_string(w) + " --constants plonky3 --backend " + backend,
                        join(v["input"]) + "\n" + join(v["input"]) + "\n");
-      ASSERT_EQ(r.status, 0) << r.out;
+      ASSERT_EQ(r.rc, 0) << r.out;
       EXPECT_EQ(r.out, join(v["expected"]) + "\n" + join(v["expected"]) + "\n");
     }
   }
@@ -60,13 +38,13 @@ TEST(Poseidon2Cli, WhirConstantsMatchDerivedVectors) {
     expect += join(v["output"]) + "\n";
   }
   auto r = run_cli("poseidon2 permute --width 16 --constants whir --backend cpu", in);
-  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_EQ(r.out, expect);
 }
 
 TEST(Poseidon2Cli, EmptyInputGivesEmptyOutput) {
   auto r = run_cli("poseidon2 permute --width 16 --constants whir", "");
-  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.rc, 0);
   EXPECT_EQ(r.out, "");
 }
 
@@ -87,15 +65,15 @@ TEST(Poseidon2Cli, MalformedLinesAreErrorsNamingTheLine) {
   };
   for (auto& c : cases) {
     auto r = run_cli("poseidon2 permute --width 16 --constants plonky3", good + c.bad);
-    EXPECT_NE(r.status, 0) << c.bad;
+    EXPECT_NE(r.rc, 0) << c.bad;
     EXPECT_NE(r.out.find("line 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(c.reason), std::string::npos) << r.out;
   }
 }
 
 TEST(Poseidon2Cli, BadFlagsAreUsageErrors) {
-  EXPECT_EQ(run_cli("poseidon2 permute --width 12", "").status, 2);
-  EXPECT_EQ(run_cli("poseidon2 permute --constants nope", "").status, 2);
+  EXPECT_EQ(run_cli("poseidon2 permute --width 12", "").rc, 2);
+  EXPECT_EQ(run_cli("poseidon2 permute --constants nope", "").rc, 2);
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 // `zkgpu whir bench`: the grids, the output formats and the usage errors, through the built binary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -8,28 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "support/test_support.hpp"
+#include "support/cli_runner.hpp"
 
 namespace zkgpu {
 namespace {
 
-struct CliRun {
-  int rc;
-  std::string out;
-};
-
-// stdout only (progress and notes go to stderr, which is discarded unless `merge`).
-CliRun run(const std::string& args, bool merge = false) {
-  const std::string cmd = test::cli_path() + " " + args + (merge ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, k);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using test::CliRun;
+// stdout only (progress and notes go to stderr, which is dropped unless `merge`).
+CliRun run(const std::string& args, bool merge = false) { return test::run_cli(args, std::nullopt, !merge); }
 
 std::vector<std::string> lines(const std::string& s) {
   std::vector<std::string> v;

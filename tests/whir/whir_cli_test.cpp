@@ -1,6 +1,5 @@
 // `zkgpu whir params | prove | verify` through the built binary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <fstream>
@@ -8,27 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "support/test_support.hpp"
+#include "support/cli_runner.hpp"
 
 namespace zkgpu {
 namespace {
 
-struct CliRun {
-  int rc;
-  std::string out;
-};
-
-CliRun run(const std::string& args) {
-  const std::string cmd = test::cli_path() + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, ""};
-  std::string out;
-  char buf[4096];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, k);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+using test::CliRun;
+CliRun run(const std::string& args) { return test::run_cli(args); }
 
 std::string tmp_path(const std::string& name) {
   return (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) + "zkgpu_whir_" + name;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "support/test_support.hpp"
+#include "whir/whir_test_support.hpp"
 #include "whir/prover_backend.hpp"
 #include "whir/transcript.hpp"
 #include "zkgpu/status.hpp"
@@ -20,27 +21,13 @@ namespace zkgpu::whir {
 namespace {
 
 using test::Rng;
+using test::make_params;
+using test::random_claims;
 using EF = BabyBear4;
 
 #if ZKGPU_HAVE_CUDA
 
-ProtocolParameters make(unsigned n, FoldingFactor f, unsigned rate, Soundness s) {
-  ProtocolParameters p;
-  p.num_variables = n;
-  p.folding = f;
-  p.starting_log_inv_rate = rate;
-  p.soundness = s;
-  return p;
-}
 
-std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> evals, unsigned n, size_t count) {
-  std::vector<Claim> cs(count);
-  for (Claim& c : cs) {
-    for (unsigned i = 0; i < n; ++i) c.point.push_back(rng.fe4());
-    c.value = evaluate_multilinear(evals, c.point);
-  }
-  return cs;
-}
 
 // Every later GPU prove starts from a poisoned workspace.
 struct Poisoned {
@@ -175,7 +162,7 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
   };
   for (const ProofCase& c : cases) {
     SCOPED_TRACE(describe(c));
-    const WhirConfig cfg = WhirConfig::derive(make(c.n, c.fold, c.rate, c.s));
+    const WhirConfig cfg = WhirConfig::derive(make_params(c.n, c.fold, c.rate, c.s));
     Rng rng(1000 + c.n * 7 + c.rate);
     const std::vector<BabyBear> evals = rng.fes(size_t(1) << c.n);
     const std::vector<Claim> claims = random_claims(rng, evals, c.n, c.claims);
@@ -198,7 +185,7 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
 
 TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
   ZKGPU_REQUIRE_GPU();
-  const WhirConfig cfg = WhirConfig::derive(make(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
+  const WhirConfig cfg = WhirConfig::derive(make_params(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
   Rng rng(77);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << 10);
   std::vector<Claim> claims = random_claims(rng, evals, 10, 1);
@@ -210,7 +197,7 @@ TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
 // falls back to the CPU (with a warning on stderr) and produces the CPU's proof.
 TEST(WhirGpu, OversizeRequestErrorsCleanly) {
   ZKGPU_REQUIRE_GPU();
-  const WhirConfig cfg = WhirConfig::derive(make(20, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
+  const WhirConfig cfg = WhirConfig::derive(make_params(20, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
   Rng rng(5);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << 20);
   const std::vector<Claim> claims = random_claims(rng, evals, 20, 1);
@@ -255,7 +242,7 @@ TEST(WhirGpu, TargetConfigurationsTiming) {
     double target_ms;
   };
   for (const T t : {T{22, 1, 60.0}, T{24, 4, 20.0}}) {
-    const WhirConfig cfg = WhirConfig::derive(make(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
+    const WhirConfig cfg = WhirConfig::derive(make_params(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
     Rng rng(t.n);
     const std::vector<BabyBear> evals = rng.fes(size_t(1) << t.n);
     const std::vector<Claim> claims = random_claims(rng, evals, t.n, 1);

@@ -13,6 +13,7 @@
 
 #include "fuzz/whir_proof_fuzz.hpp"
 #include "support/test_support.hpp"
+#include "whir/whir_test_support.hpp"
 #include "zkgpu/whir.hpp"
 
 namespace zkgpu::whir {
@@ -20,6 +21,8 @@ namespace {
 
 using fuzz::WhirVerdict;
 using test::Rng;
+using test::make_params;
+using test::random_claims;
 
 struct Seed {
   std::vector<uint8_t> file;
@@ -28,16 +31,6 @@ struct Seed {
   size_t n_rounds = 0;
 };
 
-ProtocolParameters make(unsigned n, FoldingFactor f, unsigned rate, Soundness s, unsigned lambda, unsigned budget) {
-  ProtocolParameters p;
-  p.num_variables = n;
-  p.folding = f;
-  p.starting_log_inv_rate = rate;
-  p.soundness = s;
-  p.security_level = lambda;
-  p.pow_bits = budget;
-  return p;
-}
 
 // Walks the version-1 layout (docs/whir-proof-format.md) of a file write_proof_file produced.
 void map_layout(const WhirConfig& cfg, const ProofFile& pf, Seed& s) {
@@ -96,17 +89,17 @@ Seed make_seed(const ProtocolParameters& p, size_t n_claims, uint64_t salt) {
 std::vector<Seed> corpus() {
   std::vector<Seed> c;
   // No PoW anywhere: every byte is checked.
-  c.push_back(make_seed(make(8, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), 1, 1));
+  c.push_back(make_seed(make_params(8, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), 1, 1));
   // 1-3-bit PoW phases: other witnesses are often valid too.
-  c.push_back(make_seed(make(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2), 2, 2));
+  c.push_back(make_seed(make_params(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2), 2, 2));
   // A different first fold, Johnson bound, rate 2, no claims.
-  c.push_back(make_seed(make(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 0, 3));
+  c.push_back(make_seed(make_params(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 0, 3));
   // Fold 1 (many rounds), three claims.
-  c.push_back(make_seed(make(7, FoldingFactor::constant(1), 1, Soundness::CapacityBound, 16, 1), 3, 4));
+  c.push_back(make_seed(make_params(7, FoldingFactor::constant(1), 1, Soundness::CapacityBound, 16, 1), 3, 4));
   // Several rounds, small PoW in the rounds and the sumchecks.
-  c.push_back(make_seed(make(13, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 20, 3), 1, 6));
+  c.push_back(make_seed(make_params(13, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 20, 3), 1, 6));
   // Below MAX_VARS_TO_SEND: no rounds, the polynomial in the clear.
-  c.push_back(make_seed(make(5, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 12, 0), 1, 5));
+  c.push_back(make_seed(make_params(5, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 12, 0), 1, 5));
   return c;
 }
 

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "support/test_support.hpp"
+#include "whir/whir_test_support.hpp"
 #include "whir/poly.hpp"
 #include "zkgpu/status.hpp"
 #include "zkgpu/whir.hpp"
@@ -15,26 +16,10 @@ namespace zkgpu::whir {
 namespace {
 
 using test::Rng;
+using test::make_params;
+using test::random_claims;
 
-ProtocolParameters make(unsigned n, FoldingFactor f, unsigned rate, Soundness s, unsigned lambda, unsigned budget) {
-  ProtocolParameters p;
-  p.num_variables = n;
-  p.folding = f;
-  p.starting_log_inv_rate = rate;
-  p.soundness = s;
-  p.security_level = lambda;
-  p.pow_bits = budget;
-  return p;
-}
 
-std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> evals, unsigned n, size_t count) {
-  std::vector<Claim> cs(count);
-  for (Claim& c : cs) {
-    for (unsigned i = 0; i < n; ++i) c.point.push_back(rng.fe4());
-    c.value = evaluate_multilinear(evals, c.point);
-  }
-  return cs;
-}
 
 // Prove, verify, serialize, parse, verify again; returns the file.
 std::vector<uint8_t> round_trip(const ProtocolParameters& p, uint64_t salt, size_t n_claims = 2) {
@@ -144,7 +129,7 @@ TEST(WhirProve, RoundTripsSmallConfigurations) {
         const Soundness s = static_cast<Soundness>((n + k + rate) % 3);
         SCOPED_TRACE("n" + std::to_string(n) + " k" + std::to_string(k) + " r" + std::to_string(rate) + " " +
                      to_string(s));
-        ProtocolParameters p = make(n, FoldingFactor::constant(k), rate, s, 32, 8);
+        ProtocolParameters p = make_params(n, FoldingFactor::constant(k), rate, s, 32, 8);
         WhirConfig cfg;
         try {
           cfg = WhirConfig::derive(p);
@@ -168,7 +153,7 @@ TEST(WhirProve, RoundTripsFoldFirstAndReductions) {
   };
   for (const C& c : cases) {
     SCOPED_TRACE("n" + std::to_string(c.n) + " k0 " + std::to_string(c.k0) + " k " + std::to_string(c.k));
-    ProtocolParameters p = make(c.n, FoldingFactor::constant_from_second_round(c.k0, c.k), c.rate, c.s, 40, 10);
+    ProtocolParameters p = make_params(c.n, FoldingFactor::constant_from_second_round(c.k0, c.k), c.rate, c.s, 40, 10);
     p.rs_reduction = c.red;
     const WhirConfig cfg = WhirConfig::derive(p);
     EXPECT_EQ(c.n, c.k0 + (cfg.n_rounds > 0 ? cfg.n_rounds * c.k : 0) + cfg.final_sumcheck_rounds);
@@ -179,16 +164,16 @@ TEST(WhirProve, RoundTripsFoldFirstAndReductions) {
 TEST(WhirProve, RoundTripsDefaultSecurity) {
   for (Soundness s : {Soundness::UniqueDecoding, Soundness::JohnsonBound, Soundness::CapacityBound}) {
     SCOPED_TRACE(to_string(s));
-    round_trip(make(12, FoldingFactor::constant(4), 1, s, 100, 16), 77, 1);
+    round_trip(make_params(12, FoldingFactor::constant(4), 1, s, 100, 16), 77, 1);
   }
   const auto t0 = std::chrono::steady_clock::now();
-  round_trip(make(16, FoldingFactor::constant(4), 1, Soundness::UniqueDecoding, 100, 16), 78, 1);
+  round_trip(make_params(16, FoldingFactor::constant(4), 1, Soundness::UniqueDecoding, 100, 16), 78, 1);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "n = 16, fold 4, rate 1, UD, security 100: round trip " << ms << " ms\n";
 }
 
 TEST(WhirProve, DeterministicAndBoundToTheStatement) {
-  const ProtocolParameters p = make(10, FoldingFactor::constant(3), 1, Soundness::CapacityBound, 60, 12);
+  const ProtocolParameters p = make_params(10, FoldingFactor::constant(3), 1, Soundness::CapacityBound, 60, 12);
   const WhirConfig cfg = WhirConfig::derive(p);
   Rng rng(5);
   const std::vector<BabyBear> evals = rng.fes(1024);
@@ -212,7 +197,7 @@ TEST(WhirProve, DeterministicAndBoundToTheStatement) {
 
 // Every proof field mutated in turn is rejected.
 TEST(WhirProve, MutatedProofFieldsAreRejected) {
-  const ProtocolParameters p = make(11, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 40, 8);
+  const ProtocolParameters p = make_params(11, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 40, 8);
   const WhirConfig cfg = WhirConfig::derive(p);
   Rng rng(6);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << 11);
@@ -327,13 +312,13 @@ void corrupt_every_byte(const ProtocolParameters& p, bool expect_no_pow, std::ve
 TEST(WhirProofFile, EverySingleByteCorruptionIsRejectedWithoutPow) {
   // n = 9, fold 2: one round, a 32-value final polynomial; security 10 and no PoW budget keep
   // every PoW at 0 bits, so no byte of the file is unchecked.
-  corrupt_every_byte(make(9, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), true, {0x01, 0x80, 0xff});
+  corrupt_every_byte(make_params(9, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), true, {0x01, 0x80, 0xff});
 }
 
 TEST(WhirProofFile, CorruptionsThatStayValidArePowNonces) {
   // 1-2-bit PoW phases: a corrupted witness is often another valid witness, so here an accepted
 // corruption is allowed, but only one that changes nothing but a witness.
-  ProtocolParameters p = make(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2);
+  ProtocolParameters p = make_params(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2);
   const WhirConfig cfg = WhirConfig::derive(p);
   ASSERT_GT(cfg.max_derived_pow_bits(), 0u);
   ASSERT_LE(cfg.max_derived_pow_bits(), 3u);
@@ -342,7 +327,7 @@ TEST(WhirProofFile, CorruptionsThatStayValidArePowNonces) {
 
 TEST(WhirProofFile, ParserRejectsMalformedHeaders) {
   const std::vector<uint8_t> file =
-      round_trip(make(7, FoldingFactor::constant(2), 2, Soundness::JohnsonBound, 30, 8), 3, 1);
+      round_trip(make_params(7, FoldingFactor::constant(2), 2, Soundness::JohnsonBound, 30, 8), 3, 1);
   auto expect_error = [&](size_t off, uint32_t value, const char* needle) {
     std::vector<uint8_t> f = file;
     for (int b = 0; b < 4; ++b) f[off + b] = uint8_t(value >> (8 * b));
