@@ -1,6 +1,7 @@
 // Runs the zkgpu command as a subprocess, for the CLI tests.
 #pragma once
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -21,8 +22,13 @@ struct CliRun {
 inline CliRun run_cli(const std::string& args, const std::optional<std::string>& input = std::nullopt,
                       bool drop_stderr = false) {
   std::string cmd = cli_path() + " " + args;
+  std::string in_path;
   if (input) {
-    const std::string in_path = ::testing::TempDir() + "zkgpu_cli_stdin.txt";
+    // A file of its own: ctest runs test processes in parallel.
+    in_path = ::testing::TempDir() + "zkgpu_cli_stdin_XXXXXX";
+    const int fd = mkstemp(in_path.data());
+    if (fd < 0) return {-1, "mkstemp failed"};
+    close(fd);
     std::ofstream(in_path, std::ios::binary) << *input;
     cmd += " < " + in_path;
   }
@@ -33,6 +39,7 @@ inline CliRun run_cli(const std::string& args, const std::optional<std::string>&
   char buf[4096];
   for (size_t k; (k = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, k);
   const int st = pclose(p);
+  if (!in_path.empty()) std::remove(in_path.c_str());
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
 }
 

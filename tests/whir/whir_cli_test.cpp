@@ -16,7 +16,9 @@ using test::CliRun;
 CliRun run(const std::string& args) { return test::run_cli(args); }
 
 std::string tmp_path(const std::string& name) {
-  return (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) + "zkgpu_whir_" + name;
+  // The process id keeps tests that ctest runs in parallel off each other's files.
+  return (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) + "zkgpu_whir_" +
+         std::to_string(getpid()) + "_" + name;
 }
 
 TEST(WhirCli, ParamsJsonHasTheIssueShape) {
