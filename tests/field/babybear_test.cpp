@@ -114,3 +114,33 @@ TEST(BabyBear4, ExtensionGeneratorsHaveStatedOrders) {
 
 }  // namespace
 }  // namespace zkgpu
+
+#include "zkgpu/field.hpp"
+
+namespace zkgpu {
+namespace {
+
+template <class F, class Gen>
+void check_batch_inverse(size_t n, Gen gen) {
+  std::vector<F> xs(n);
+  for (size_t i = 0; i < n; ++i) xs[i] = (i % 97 == 5) ? F::zero() : gen();  // zeros sprinkled in
+  std::vector<F> inv = xs;
+  batch_inverse(std::span<F>(inv));
+  for (size_t i = 0; i < n; ++i) {
+    if (xs[i].is_zero())
+      ASSERT_TRUE(inv[i].is_zero()) << i;
+    else
+      ASSERT_EQ(inv[i], xs[i].inverse()) << "n " << n << " index " << i;
+  }
+}
+
+TEST(BatchInverse, MatchesSingleInversesAroundChunkEdges) {
+  test::Rng rng(3);
+  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(97), size_t(4095), size_t(4096), size_t(4097), size_t(20000)}) {
+    check_batch_inverse<BabyBear>(n, [&] { return rng.fe(); });
+    check_batch_inverse<BabyBear4>(n, [&] { return rng.fe4(); });
+  }
+}
+
+}  // namespace
+}  // namespace zkgpu
