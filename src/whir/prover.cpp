@@ -70,6 +70,21 @@ struct Sumcheck {
 };
 
 // Multilinear evaluation of one opened fibre at the folding randomness (MSB first).
+// Out-of-domain samples of the current table (m variables): each z comes from the transcript, the
+// answer f̂(expand(z, m)) is observed, sent, and kept as an eq constraint.
+void sample_ood(DuplexChallenger& ch, ProverBackend& be, size_t count, unsigned m, std::vector<EF>& answers,
+                std::vector<std::vector<EF>>& points, std::vector<EF>& values) {
+  for (size_t s = 0; s < count; ++s) {
+    const EF z = ch.sample_ext();
+    std::vector<EF> pt = poly::expand_from_univariate(z, m);
+    const EF v = be.evaluate(pt);
+    ch.observe(v);
+    answers.push_back(v);
+    points.push_back(std::move(pt));
+    values.push_back(v);
+  }
+}
+
 EF fold_fibre(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
   if (!ext) return poly::evaluate(std::span<const BabyBear>(o.row), rand);
   std::vector<EF> v(o.row.size() / 4);
@@ -96,15 +111,7 @@ Proof prove_on(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> 
     eq_points.push_back(c.point);
     eq_values.push_back(c.value);
   }
-  for (size_t s = 0; s < cfg.commitment_ood_samples; ++s) {
-    const EF z = ch.sample_ext();
-    std::vector<EF> pt = poly::expand_from_univariate(z, n);
-    const EF v = be.evaluate(pt);
-    ch.observe(v);
-    proof.initial_ood_answers.push_back(v);
-    eq_points.push_back(std::move(pt));
-    eq_values.push_back(v);
-  }
+  sample_ood(ch, be, cfg.commitment_ood_samples, n, proof.initial_ood_answers, eq_points, eq_values);
   detail::absorb_claims(ch, claims);
 
   // Initial combination and sumcheck.
@@ -131,15 +138,7 @@ Proof prove_on(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> 
     ch.observe(rp.commitment);
     std::vector<std::vector<EF>> ood_points;
     std::vector<EF> values;
-    for (size_t s = 0; s < rc.ood_samples; ++s) {
-      const EF z = ch.sample_ext();
-      std::vector<EF> pt = poly::expand_from_univariate(z, m);
-      const EF v = be.evaluate(pt);
-      ch.observe(v);
-      rp.ood_answers.push_back(v);
-      ood_points.push_back(std::move(pt));
-      values.push_back(v);
-    }
+    sample_ood(ch, be, rc.ood_samples, m, rp.ood_answers, ood_points, values);
     if (rc.pow_bits > 0) rp.pow_witness = BabyBear::from_canonical(grind(ch, be, rc.pow_bits));
     (void)ch.sample();  // 090b's TranscriptCheckpoint: sampled and discarded
     const std::vector<size_t> idx = detail::stir_query_indices(ch, rc.log_domain_size, rc.folding_factor, rc.num_queries);
