@@ -18,11 +18,13 @@ struct Poseidon2Params {
   BabyBear diag[W];  // V: internal matrix = all-ones + diag(V)
 };
 
-// M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] with Plonky3's addition chain.
-ZKGPU_HD void poseidon2_m4(BabyBear* x) {
-  BabyBear t01 = x[0] + x[1], t23 = x[2] + x[3];
-  BabyBear t0123 = t01 + t23;
-  BabyBear t01123 = t0123 + x[1], t01233 = t0123 + x[3];
+// M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] with Plonky3's addition chain. T is BabyBear or
+// a CPU packed type (src/cpu/simd): the SIMD permutation uses these same linear layers.
+template <class T>
+ZKGPU_HD void poseidon2_m4(T* x) {
+  T t01 = x[0] + x[1], t23 = x[2] + x[3];
+  T t0123 = t01 + t23;
+  T t01123 = t0123 + x[1], t01233 = t0123 + x[3];
   x[3] = t01233 + x[0].dbl();
   x[1] = t01123 + x[2].dbl();
   x[0] = t01123 + t01;
@@ -30,11 +32,11 @@ ZKGPU_HD void poseidon2_m4(BabyBear* x) {
 }
 
 // "mds_light": circ(2*M4, M4, ..., M4) as block matrix.
-template <int W>
-ZKGPU_HD void poseidon2_external_linear(BabyBear (&s)[W]) {
+template <class T, int W>
+ZKGPU_HD void poseidon2_external_linear(T (&s)[W]) {
   ZKGPU_UNROLL
   for (int b = 0; b < W; b += 4) poseidon2_m4(&s[b]);
-  BabyBear t[4] = {s[0], s[1], s[2], s[3]};
+  T t[4] = {s[0], s[1], s[2], s[3]};
   ZKGPU_UNROLL
   for (int b = 4; b < W; b += 4) {
     ZKGPU_UNROLL

@@ -81,31 +81,6 @@ struct PackedRoundConstants {
   }
 };
 
-template <class P>
-ZKGPU_P2_INLINE void m4(P* x) {
-  P t01 = x[0] + x[1], t23 = x[2] + x[3];
-  P t0123 = t01 + t23;
-  P t01123 = t0123 + x[1], t01233 = t0123 + x[3];
-  x[3] = t01233 + x[0].dbl();
-  x[1] = t01123 + x[2].dbl();
-  x[0] = t01123 + t01;
-  x[2] = t01233 + t23;
-}
-
-template <class P, int W>
-ZKGPU_P2_INLINE void external_linear(P (&s)[W]) {
-  ZKGPU_UNROLL
-  for (int b = 0; b < W; b += 4) m4(&s[b]);
-  P t[4] = {s[0], s[1], s[2], s[3]};
-  ZKGPU_UNROLL
-  for (int b = 4; b < W; b += 4) {
-    ZKGPU_UNROLL
-    for (int k = 0; k < 4; ++k) t[k] += s[b + k];
-  }
-  ZKGPU_UNROLL
-  for (int i = 0; i < W; ++i) s[i] += t[i & 3];
-}
-
 // Sum of s[1..W) as a balanced tree, so the adds overlap the S-box of lane 0.
 template <class P, int W>
 ZKGPU_P2_INLINE P tail_sum(const P (&s)[W]) {
@@ -225,11 +200,11 @@ struct LaneIO {
 template <bool FIXED_DIAG, class P, int W>
 inline void permute(P (&s)[W], const PackedRoundConstants<P, W>& rc, const Poseidon2Params<W>& p) {
   using S = SboxOps<P>;
-  external_linear(s);
+  poseidon2_external_linear(s);
   for (int r = 0; r < 4; ++r) {
     ZKGPU_UNROLL
     for (int i = 0; i < W; ++i) s[i] = S::add_rc_sbox(s[i], rc.ext_init[r][i]);
-    external_linear(s);
+    poseidon2_external_linear(s);
   }
   for (int j = 0; j < Poseidon2Params<W>::ROUNDS_P; ++j) {
     s[0] = S::add_rc_sbox(s[0], rc.internal[j]);
@@ -241,7 +216,7 @@ inline void permute(P (&s)[W], const PackedRoundConstants<P, W>& rc, const Posei
   for (int r = 0; r < 4; ++r) {
     ZKGPU_UNROLL
     for (int i = 0; i < W; ++i) s[i] = S::add_rc_sbox(s[i], rc.ext_term[r][i]);
-    external_linear(s);
+    poseidon2_external_linear(s);
   }
 }
 
