@@ -273,7 +273,7 @@ const std::vector<BenchConfig>& quick_grid() {
 }
 
 struct BenchOptions {
-  std::string grid, backend = "both", soundness = "cb";
+  std::string grid, backend = "both", soundness = "cb", rows;
   unsigned vars = 0, fold = 4, rate = 1, security = 100, pow_budget = 16;
   int runs = 3;
   uint64_t seed = 1;
@@ -401,6 +401,15 @@ int run_bench(const BenchOptions& o, bool single) {
   } else {
     grid = quick_grid();
     grid_name = "quick";
+  }
+  if (!o.rows.empty()) {  // a slice of the grid, so a long run can be split (the device's calls are capped)
+    unsigned from = 0, to = 0;
+    char dash = 0, extra = 0;
+    const int got = std::sscanf(o.rows.c_str(), "%u%c%u%c", &from, &dash, &to, &extra);
+    if (got != 3 || dash != '-' || from < 1 || to < from || to > grid.size())
+      throw_invalid("--rows must be FROM-TO within 1-" + std::to_string(grid.size()) + ", got '" + o.rows + "'");
+    grid = std::vector<BenchConfig>(grid.begin() + (from - 1), grid.begin() + to);
+    grid_name += " rows " + o.rows;
   }
   const bool gpu_ok = cuda_usable();
   const bool do_cpu = o.backend != "cuda";
@@ -551,6 +560,7 @@ void add_whir_command(CLI::App& app) {
   bench->add_option("--fold", bo.fold, "Folding factor of the single configuration (default 4)");
   bench->add_option("--rate", bo.rate, "Starting log2 inverse rate of the single configuration (default 1)");
   grid->excludes(vars);
+  bench->add_option("--rows", bo.rows, "Only rows FROM-TO of the grid (1-based, in the order --list prints them)")->needs(grid);
   bench->add_option("--runs", bo.runs, "Timed runs per backend (median reported; default 3)");
   bench->add_option("--backend", bo.backend, "both (default: the GPU column when a GPU is usable), cpu or cuda")
       ->check(CLI::IsMember({"both", "cpu", "cuda"}));

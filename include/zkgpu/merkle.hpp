@@ -65,4 +65,18 @@ class MerkleTree {
 [[nodiscard]] bool merkle_verify(const Digest& root, size_t rows, size_t cols, size_t index,
                                  const MerkleOpening& opening, const Poseidon2Params<16>& p);
 
+// One opening to check against a commitment, for merkle_verify_batch (pointers, not copies: a
+// verifier checks the openings a parsed proof holds).
+struct MerkleCheck {
+  const Digest* root = nullptr;
+  size_t rows = 0, cols = 0, index = 0;
+  const MerkleOpening* opening = nullptr;
+};
+
+// merkle_verify of every check (1 accepted, 0 rejected, null pointers rejected), with the leaves
+// and each tree level hashed as one batch over all checks: the SIMD, multi-threaded Poseidon2 of
+// the CPU backend instead of one scalar permutation at a time.
+[[nodiscard]] std::vector<uint8_t> merkle_verify_batch(std::span<const MerkleCheck> checks,
+                                                       const Poseidon2Params<16>& p);
+
 }  // namespace zkgpu

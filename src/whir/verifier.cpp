@@ -57,10 +57,36 @@ EF fibre_value(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
   return poly::evaluate(std::span<const EF>(v), rand);
 }
 
-// Checks the openings of the previous tree at the sampled indices; returns the folded values.
+// The Merkle paths of every round's openings. They do not feed the transcript, so they are
+// checked together at the end (or at the first other rejection), as one batched, SIMD and
+// multi-threaded hash over all rounds; the reason reported is still the one a check-as-you-go
+// verifier would give, because a path registered earlier precedes any later rejection.
+class DeferredMerkleChecks {
+ public:
+  void add(const MerkleCheck& c, const std::string& what, size_t j) { checks_.push_back({c, what, j}); }
+  void throw_first_failure() const {
+    std::vector<MerkleCheck> batch(checks_.size());
+    for (size_t i = 0; i < checks_.size(); ++i) batch[i] = checks_[i].check;
+    const std::vector<uint8_t> ok = merkle_verify_batch(batch, detail::whir_poseidon2());
+    for (size_t i = 0; i < ok.size(); ++i)
+      require(ok[i], checks_[i].what + ": opening " + std::to_string(checks_[i].j) + " (index " +
+                         std::to_string(checks_[i].check.index) + ") does not match the commitment");
+  }
+
+ private:
+  struct Entry {
+    MerkleCheck check;
+    std::string what;  // the round, for the reason
+    size_t j;          // the query's position in it
+  };
+  std::vector<Entry> checks_;
+};
+
+// Checks the shape of the openings of the previous tree at the sampled indices, queues their
+// paths and returns the folded values.
 std::vector<EF> check_openings(const std::vector<MerkleOpening>& openings, const std::vector<size_t>& idx,
                                const Digest& root, unsigned log_height, unsigned k, bool ext,
-                               std::span<const EF> rand, const std::string& what) {
+                               std::span<const EF> rand, const std::string& what, DeferredMerkleChecks& merkle) {
   require(openings.size() == idx.size(), what + ": " + std::to_string(openings.size()) +
                                              " query openings, expected " + std::to_string(idx.size()) +
                                              " (distinct sampled indices)");
@@ -70,15 +96,14 @@ std::vector<EF> check_openings(const std::vector<MerkleOpening>& openings, const
     const MerkleOpening& o = openings[j];
     require(o.row.size() == width && o.siblings.size() == log_height,
             what + ": opening " + std::to_string(j) + " has the wrong shape");
-    require(merkle_verify(root, size_t(1) << log_height, width, idx[j], o, detail::whir_poseidon2()),
-            what + ": opening " + std::to_string(j) + " (index " + std::to_string(idx[j]) +
-                ") does not match the commitment");
+    merkle.add({&root, size_t(1) << log_height, width, idx[j], &o}, what, j);
     ys.push_back(fibre_value(o, ext, rand));
   }
   return ys;
 }
 
-void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& pf) {
+void verify_transcript(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& pf,
+                       DeferredMerkleChecks& merkle) {
   const unsigned n = cfg.num_variables();
   const FoldingFactor& ff = cfg.params.folding;
   const unsigned k0 = ff.at_round(0);
@@ -123,7 +148,7 @@ void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const
   verify_sumcheck(ch, pf.initial_sumcheck, k0, cfg.starting_folding_pow_bits, claim, rand, "initial sumcheck");
   all_rand.insert(all_rand.end(), rand.begin(), rand.end());
 
-  Digest prev_root = pf.initial_commitment;
+  const Digest* prev_root = &pf.initial_commitment;  // points into pf: queued checks outlive the loop
   unsigned prev_log_height = cfg.max_fft_size;
   bool prev_ext = false;
   for (size_t i = 0; i < cfg.n_rounds; ++i) {
@@ -146,8 +171,8 @@ void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const
     const std::vector<size_t> idx =
         detail::stir_query_indices(ch, rc.log_domain_size, rc.folding_factor, rc.num_queries);
     require(rc.log_domain_size - rc.folding_factor == prev_log_height, what + ": tree height mismatch (zkgpu bug)");
-    std::vector<EF> ys = check_openings(rp.queries, idx, prev_root, prev_log_height, rc.folding_factor, prev_ext,
-                                        rand, what);
+    std::vector<EF> ys = check_openings(rp.queries, idx, *prev_root, prev_log_height, rc.folding_factor, prev_ext,
+                                        rand, what, merkle);
     for (size_t j = 0; j < idx.size(); ++j) {
       c.select_points.push_back(EF::from_base(rc.folded_domain_gen.pow(idx[j])));
       values.push_back(ys[j]);
@@ -162,7 +187,7 @@ void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const
     rand.clear();
     verify_sumcheck(ch, rp.sumcheck, ff.at_round(i + 1), rc.folding_pow_bits, claim, rand, what + " sumcheck");
     all_rand.insert(all_rand.end(), rand.begin(), rand.end());
-    prev_root = rp.commitment;
+    prev_root = &rp.commitment;
     prev_log_height = cfg.log_tree_height(i);
     prev_ext = true;
   }
@@ -173,7 +198,8 @@ void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const
   const std::vector<size_t> idx = detail::stir_query_indices(ch, fc.log_domain_size, fc.folding_factor, fc.num_queries);
   require(fc.log_domain_size - fc.folding_factor == prev_log_height, "final: tree height mismatch (zkgpu bug)");
   std::vector<EF> ys =
-      check_openings(pf.final_queries, idx, prev_root, prev_log_height, fc.folding_factor, prev_ext, rand, "final");
+      check_openings(pf.final_queries, idx, *prev_root, prev_log_height, fc.folding_factor, prev_ext, rand, "final",
+                     merkle);
   for (size_t j = 0; j < idx.size(); ++j)
     require(poly::horner(pf.final_poly, EF::from_base(fc.folded_domain_gen.pow(idx[j]))) == ys[j],
             "final: query " + std::to_string(j) + " (index " + std::to_string(idx[j]) +
@@ -201,6 +227,17 @@ void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const
   const EF f_final = poly::evaluate(std::span<const EF>(pf.final_poly), rand);
   require(claim == w * f_final, "the final sumcheck claim does not match the constraints' weights times the final "
                                 "polynomial (a claimed evaluation is false or the proof is corrupt)");
+}
+
+void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& pf) {
+  DeferredMerkleChecks merkle;
+  try {
+    verify_transcript(cfg, claims, pf, merkle);
+  } catch (const Reject&) {
+    merkle.throw_first_failure();  // an earlier bad path is the first reason
+    throw;
+  }
+  merkle.throw_first_failure();
 }
 
 }  // namespace

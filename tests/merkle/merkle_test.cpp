@@ -252,6 +252,55 @@ TEST(Merkle, DifferentConstantSetsGiveDifferentRoots) {
   EXPECT_FALSE(merkle_verify(b.root(), 16, 8, 3, b.open(3), whir_params()));
 }
 
+// The batched verifier must give merkle_verify's verdict on every item of a mixed batch: several
+// trees (heights and widths differ, a one-row tree among them), honest and corrupted openings,
+// malformed shapes and null pointers, at every SIMD level.
+TEST(Merkle, BatchVerifyMatchesOneByOne) {
+  Rng rng(77);
+  struct Shape {
+    size_t rows, cols;
+  };
+  std::vector<MerkleTree> trees;
+  for (Shape s : {Shape{1, 3}, Shape{8, 16}, Shape{64, 5}, Shape{256, 64}, Shape{32, 16}})
+    trees.push_back(MerkleTree::build(rng.fes(s.rows * s.cols), s.rows, s.cols, whir_params(), Backend::Cpu));
+  std::vector<MerkleOpening> openings;
+  std::vector<MerkleCheck> checks;
+  std::vector<size_t> tree_of;
+  for (size_t t = 0; t < trees.size(); ++t)
+    for (int q = 0; q < 40; ++q) {
+      const size_t idx = rng.u32() % trees[t].rows();
+      MerkleOpening o = trees[t].open(idx);
+      switch (q % 8) {  // corrupt three in eight, each a different way
+        case 1: o.row[rng.u32() % o.row.size()] += BabyBear::one(); break;
+        case 3: if (!o.siblings.empty()) o.siblings.back().e[rng.u32() % 8] += BabyBear::one(); break;
+        case 5: o.row.push_back(BabyBear::zero()); break;
+        default: break;
+      }
+      openings.push_back(std::move(o));
+      tree_of.push_back(t);
+      checks.push_back({&trees[t].root(), trees[t].rows(), trees[t].cols(), idx, nullptr});
+    }
+  for (size_t i = 0; i < checks.size(); ++i) checks[i].opening = &openings[i];
+  checks.push_back({nullptr, 8, 16, 0, &openings[0]});
+  for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
+    set_simd_level_cap(level);
+    const std::vector<uint8_t> ok = merkle_verify_batch(checks, whir_params());
+    ASSERT_EQ(ok.size(), checks.size());
+    size_t accepted = 0;
+    for (size_t i = 0; i + 1 < checks.size(); ++i) {
+      const MerkleCheck& c = checks[i];
+      EXPECT_EQ(ok[i] != 0, merkle_verify(*c.root, c.rows, c.cols, c.index, *c.opening, whir_params()))
+          << "check " << i << " simd " << to_string(level);
+      accepted += ok[i];
+    }
+    EXPECT_EQ(ok.back(), 0) << "a null root must be rejected";
+    EXPECT_GT(accepted, checks.size() / 2);
+    EXPECT_LT(accepted, checks.size() - 1);
+  }
+  set_simd_level_cap(std::nullopt);
+  EXPECT_TRUE(merkle_verify_batch({}, whir_params()).empty());
+}
+
 TEST(MerkleGpu, MatchesCpuOnRandomMatrices) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(16);
