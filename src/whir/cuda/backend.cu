@@ -155,13 +155,15 @@ void upload_witness(Workspace& ws, const BabyBear* host, size_t n, BabyBear* dev
   ZKGPU_CUDA_CHECK(static_cast<cudaError_t>(first_error.load()));
 }
 
-bool profiling_enabled() {
-  static const bool on = [] {
+// ZKGPU_WHIR_PROFILE=1: per-stage totals after each prove; 2: also every stage call as it ends.
+int profile_level() {
+  static const int level = [] {
     const char* e = std::getenv("ZKGPU_WHIR_PROFILE");
-    return e && *e && std::strcmp(e, "0") != 0;
+    return e && *e ? std::atoi(e) : 0;
   }();
-  return on;
+  return level;
 }
+bool profiling_enabled() { return profile_level() > 0; }
 
 enum Stage { Upload, Transpose, Lde, Merkle, Sumcheck, Weights, Evaluate, Open, Download, Pow, N_STAGES };
 constexpr const char* STAGE_NAMES[N_STAGES] = {"upload",   "transpose", "lde",  "merkle",  "sumcheck",
@@ -426,7 +428,9 @@ class CudaBackend final : public ProverBackend {
     ~StageTimer() {
       if (!b_.profile_) return;
       if (cudaStreamSynchronize(b_.s_) != cudaSuccess) return;  // the failing call reports it
-      b_.ms_[st_] += std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
+      b_.ms_[st_] += ms;
+      if (profile_level() >= 2) std::fprintf(stderr, "  %s (2^%u) %.3f ms\n", STAGE_NAMES[st_], b_.m_, ms);
     }
 
    private:

@@ -207,10 +207,36 @@ __global__ void __launch_bounds__(THREADS) eq_dot_kernel(const T* __restrict__ t
   block_sum2(a, EF::zero(), partials + 2 * size_t(blockIdx.x));
 }
 
+// The same sum factored by rows of the hi/lo split: sum_h hi[h] * (sum_l lo[l] * t[h*L + l]). The
+// inner products are extension-by-base (4 multiplications) for a base table instead of an
+// extension product per entry, and the hi factor is applied once per row and thread. Field sums are
+// exact, so the result equals eq_dot_kernel's. Needs L = 2^lo_bits >= THREADS.
+template <class T>
+__global__ void __launch_bounds__(THREADS) eq_dot_rows_kernel(const T* __restrict__ t, size_t hi_len,
+                                                              const EF* __restrict__ hi, const EF* __restrict__ lo,
+                                                              unsigned lo_bits, EF* __restrict__ partials) {
+  const size_t lo_len = size_t(1) << lo_bits;
+  EF a = EF::zero();
+  for (size_t h = blockIdx.x; h < hi_len; h += gridDim.x) {
+    const T* row = t + (h << lo_bits);
+    EF part = EF::zero();
+    for (size_t l = threadIdx.x; l < lo_len; l += THREADS) part += ld(lo, l) * ld(row, l);
+    a += ld(hi, h) * part;
+  }
+  block_sum2(a, EF::zero(), partials + 2 * size_t(blockIdx.x));
+}
+
 template <class T>
 unsigned eq_dot_impl(const T* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits, EF* partials,
                      cudaStream_t s) {
   if (len == 0) throw_invalid("WHIR evaluate: empty table");
+  if ((size_t(1) << lo_bits) >= THREADS) {
+    const size_t hi_len = len >> lo_bits;
+    const unsigned grid = static_cast<unsigned>(hi_len < REDUCE_BLOCKS ? hi_len : REDUCE_BLOCKS);
+    eq_dot_rows_kernel<T><<<grid, THREADS, 0, s>>>(t, hi_len, hi, lo, lo_bits, partials);
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    return grid;
+  }
   const unsigned grid = reduce_grid(len);
   eq_dot_kernel<T><<<grid, THREADS, 0, s>>>(t, len, hi, lo, lo_bits, partials);
   ZKGPU_CUDA_CHECK_LAUNCH();
