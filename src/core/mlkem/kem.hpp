@@ -167,6 +167,7 @@ ZKGPU_HD bool decaps(uint8_t key[32], const uint8_t* dk, const uint8_t* c) {
   constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
   if (!pq::ct_declassify_value(dk_valid<K>(dk))) return false;
   const uint8_t* ek = dk + PK;
+  pq::ct_declassify(ek, EK);  // the embedded ek is the public key (SampleNTT branches on its rho)
   const uint8_t* h = dk + PK + EK;
   const uint8_t* z = dk + PK + EK + 32;
   uint8_t in[64], kr[64];
