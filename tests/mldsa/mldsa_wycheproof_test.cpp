@@ -54,7 +54,9 @@ class MlDsaWycheproof : public ::testing::TestWithParam<int> {
           sk.emplace(sz.sk);
           pk.resize(sz.pk);
           mldsa_keygen_batch(set(), seed, pk, *sk, Backend::Cpu);
-          if (g.contains("publicKey") && g["publicKey"].is_string()) EXPECT_EQ(to_hex(pk), g["publicKey"].get<std::string>());
+          if (g.contains("publicKey") && g["publicKey"].is_string()) {
+            EXPECT_EQ(to_hex(pk), g["publicKey"].get<std::string>());
+          }
         }
       } else {
         sk = from_hex(g["privateKey"]);
@@ -73,17 +75,23 @@ class MlDsaWycheproof : public ::testing::TestWithParam<int> {
             sig = sign(*sk, from_hex(t["mu"]), {}, rnd, true);
           }
         }
-        ASSERT_EQ(sig.has_value(), valid);
-        if (!valid) continue;
+        EXPECT_EQ(sig.has_value(), valid);
+        if (!valid || !sig) continue;
         EXPECT_EQ(to_hex(*sig), t["sig"].get<std::string>());
         // The external-mu interface gives the same signature for the same mu.
         if (t.contains("msg") && t.contains("mu")) {
           const auto sig_mu = sign(*sk, from_hex(t["mu"]), {}, rnd, true);
-          ASSERT_TRUE(sig_mu);
-          EXPECT_EQ(*sig_mu, *sig);
+          EXPECT_TRUE(sig_mu);
+          if (sig_mu) {
+            EXPECT_EQ(*sig_mu, *sig);
+          }
         }
-        if (!pk.empty() && t.contains("msg")) EXPECT_TRUE(verify(pk, from_hex(t["msg"]), ctx, *sig));
-        if (!pk.empty() && t.contains("mu")) EXPECT_TRUE(verify(pk, from_hex(t["mu"]), {}, *sig, true));
+        if (!pk.empty() && t.contains("msg")) {
+          EXPECT_TRUE(verify(pk, from_hex(t["msg"]), ctx, *sig));
+        }
+        if (!pk.empty() && t.contains("mu")) {
+          EXPECT_TRUE(verify(pk, from_hex(t["mu"]), {}, *sig, true));
+        }
       }
     }
     return n;

@@ -47,11 +47,15 @@ TEST_P(MlKemWycheproof, SeedThenDecaps) {
     const auto kp = kem_keygen(set(), from_hex(t["seed"]));
     std::optional<Bytes> k;
     if (kp) {
-      if (t.contains("ek")) EXPECT_EQ(to_hex(kp->first), t["ek"].get<std::string>());
+      if (t.contains("ek")) {
+        EXPECT_EQ(to_hex(kp->first), t["ek"].get<std::string>());
+      }
       k = kem_decaps(set(), kp->second, from_hex(t["c"]));
     }
     ASSERT_EQ(k.has_value(), valid);
-    if (valid) EXPECT_EQ(to_hex(*k), t["K"].get<std::string>());
+    if (valid) {
+      EXPECT_EQ(to_hex(*k), t["K"].get<std::string>());
+    }
   });
   EXPECT_EQ(n, f["numberOfTests"].get<int>());
 }
@@ -76,7 +80,9 @@ TEST_P(MlKemWycheproof, SemiExpandedDecaps) {
     const bool valid = t["result"] == "valid";
     const auto k = kem_decaps(set(), from_hex(t["dk"]), from_hex(t["c"]));
     ASSERT_EQ(k.has_value(), valid);
-    if (valid) EXPECT_EQ(to_hex(*k), t["K"].get<std::string>());
+    if (valid) {
+      EXPECT_EQ(to_hex(*k), t["K"].get<std::string>());
+    }
   });
   EXPECT_EQ(n, f["numberOfTests"].get<int>());
 }
