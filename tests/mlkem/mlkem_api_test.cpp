@@ -55,10 +55,14 @@ TEST_P(MlKemApi, MixedBatchMatchesOneByOne) {
   // Every third ek gets a coefficient >= q (the first 12-bit value set to 4095); every fourth dk
   // gets a corrupted stored hash.
   for (size_t i = 0; i < n; i += 3) {
-    ek[i * sz.ek] = 0xff;
-    ek[i * sz.ek + 1] |= 0x0f;
+    uint8_t* e = ek.data() + i * sz.ek;
+    e[0] = 0xff;
+    e[1] = uint8_t(e[1] | 0x0f);
   }
-  for (size_t i = 0; i < n; i += 4) dk[i * sz.dk + sz.dk - 64] ^= 1;
+  for (size_t i = 0; i < n; i += 4) {
+    uint8_t* d = dk.data() + i * sz.dk;
+    d[sz.dk - 64] = uint8_t(d[sz.dk - 64] ^ 1);
+  }
   const Bytes m = random_bytes(rng, n * 32);
   Bytes c(n * sz.ct, 0xaa), k(n * 32, 0xaa);
   std::vector<PqStatus> st(n);
