@@ -1,9 +1,11 @@
-// CPU backend of the ML-KEM batches: OpenMP over items, each item one call into core/mlkem.
+// ML-KEM batches: the CPU backend (OpenMP over items) or the CUDA kernels, both calling
+// core/mlkem per item; Auto picks the GPU from MLKEM_GPU_CROSSOVER_ITEMS up.
 #include <cstring>
 #include <vector>
 
 #include "core/mlkem/kem.hpp"
 #include "pq/pq_common.hpp"
+#include "pq/pq_cuda.hpp"
 #include "zkgpu/mlkem.hpp"
 
 namespace zkgpu {
@@ -50,12 +52,17 @@ void with_rank(MlKemSet set, F&& f) {
 
 void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
                         Backend backend) {
-  pq::require_cpu_backend(backend, "mlkem keygen");
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = seeds.size() / MlKemSizes::seed;
   pq::check_items(seeds, n, MlKemSizes::seed, "mlkem keygen", "seeds");
   pq::check_items(ek, n, sz.ek, "mlkem keygen", "ek");
   pq::check_items(dk, n, sz.dk, "mlkem keygen", "dk");
+  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data());
+    return;
+#endif
+  }
   with_rank(set, [&]<int K>() {
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
@@ -67,13 +74,26 @@ void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<
 
 void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
                         std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
-  pq::require_cpu_backend(backend, "mlkem encaps");
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = status.size();
   pq::check_items(ek, n, sz.ek, "mlkem encaps", "ek");
   pq::check_items(m, n, MlKemSizes::msg, "mlkem encaps", "m");
   pq::check_items(ct, n, sz.ct, "mlkem encaps", "ciphertexts");
   pq::check_items(key, n, MlKemSizes::key, "mlkem encaps", "keys");
+  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    std::vector<uint8_t> ok(n);
+    cuda::mlkem_encaps(int(set), n, ek.data(), m.data(), ct.data(), key.data(), ok.data());
+    for (size_t i = 0; i < n; ++i) {
+      status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
+      if (!ok[i]) {
+        std::memset(ct.data() + i * sz.ct, 0, sz.ct);
+        std::memset(key.data() + i * 32, 0, 32);
+      }
+    }
+    return;
+#endif
+  }
   with_rank(set, [&]<int K>() {
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
@@ -98,12 +118,22 @@ void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::s
 
 void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct,
                         std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
-  pq::require_cpu_backend(backend, "mlkem decaps");
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = status.size();
   pq::check_items(dk, n, sz.dk, "mlkem decaps", "dk");
   pq::check_items(ct, n, sz.ct, "mlkem decaps", "ciphertexts");
   pq::check_items(key, n, MlKemSizes::key, "mlkem decaps", "keys");
+  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    std::vector<uint8_t> ok(n);
+    cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data());
+    for (size_t i = 0; i < n; ++i) {
+      status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
+      if (!ok[i]) std::memset(key.data() + i * 32, 0, 32);
+    }
+    return;
+#endif
+  }
   with_rank(set, [&]<int K>() {
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {

@@ -8,12 +8,10 @@
 
 namespace zkgpu::pq {
 
-// The post-quantum batches run on the CPU backend only so far: Auto resolves to it, and an
-// explicit Cuda request is refused rather than silently served by the CPU.
-inline void require_cpu_backend(Backend b, const char* op) {
-  if (b == Backend::Cuda)
-    throw Error(ErrorCode::Unavailable, std::string(op) + ": no CUDA kernels yet; use --backend cpu or auto");
-}
+// Auto sends a batch to the GPU from these sizes up (provisional: one-thread-per-item kernels;
+// the measured crossovers on the H200 go in BENCHMARKS.md and here).
+inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 4096;
+inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;
 
 // Throws when a packed buffer does not hold exactly n items of `item` bytes.
 template <class T>

@@ -46,6 +46,16 @@ struct Zetas {
   }
 };
 inline constexpr Zetas ZETAS{};
+#if defined(__CUDACC__)
+__device__ constexpr Zetas ZETAS_DEVICE{};  // the same table for device code
+#endif
+ZKGPU_HD int32_t zeta(int i) {
+#if defined(__CUDA_ARCH__)
+  return ZETAS_DEVICE.z[i];
+#else
+  return ZETAS.z[i];
+#endif
+}
 
 // Algorithm 41; inputs |a| < q keep all intermediate values far inside int32.
 ZKGPU_HD void ntt(Poly& p) {
@@ -53,9 +63,9 @@ ZKGPU_HD void ntt(Poly& p) {
   int k = 0;
   for (int len = 128; len > 0; len >>= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int32_t zeta = ZETAS.z[++k];
+      const int32_t zt = zeta(++k);
       for (int j = start; j < start + len; ++j) {
-        const int32_t t = montgomery_reduce(int64_t(zeta) * a[j + len]);
+        const int32_t t = montgomery_reduce(int64_t(zt) * a[j + len]);
         a[j + len] = a[j] - t;
         a[j] = a[j] + t;
       }
@@ -70,11 +80,11 @@ ZKGPU_HD void invntt_tomont(Poly& p) {
   int k = N;
   for (int len = 1; len < N; len <<= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int32_t zeta = -ZETAS.z[--k];
+      const int32_t zt = -zeta(--k);
       for (int j = start; j < start + len; ++j) {
         const int32_t t = a[j];
         a[j] = t + a[j + len];
-        a[j + len] = montgomery_reduce(int64_t(zeta) * (t - a[j + len]));
+        a[j + len] = montgomery_reduce(int64_t(zt) * (t - a[j + len]));
       }
     }
   for (int j = 0; j < N; ++j) a[j] = montgomery_reduce(int64_t(F) * a[j]);

@@ -49,6 +49,16 @@ struct Zetas {
   }
 };
 inline constexpr Zetas ZETAS{};
+#if defined(__CUDACC__)
+__device__ constexpr Zetas ZETAS_DEVICE{};  // the same table for device code
+#endif
+ZKGPU_HD int16_t zeta(int i) {
+#if defined(__CUDA_ARCH__)
+  return ZETAS_DEVICE.z[i];
+#else
+  return ZETAS.z[i];
+#endif
+}
 
 // Forward NTT (Algorithm 9). Input |coefficients| < 4096 (decoded keys may hold up to 4095);
 // output reduced to the centred range.
@@ -57,9 +67,9 @@ ZKGPU_HD void ntt(Poly& p) {
   int k = 1;
   for (int len = 128; len >= 2; len >>= 1) {
     for (int start = 0; start < N; start += 2 * len) {
-      const int16_t zeta = ZETAS.z[k++];
+      const int16_t zt = zeta(k++);
       for (int j = start; j < start + len; ++j) {
-        const int16_t t = fqmul(zeta, r[j + len]);
+        const int16_t t = fqmul(zt, r[j + len]);
         r[j + len] = int16_t(r[j] - t);
         r[j] = int16_t(r[j] + t);
       }
@@ -76,11 +86,11 @@ ZKGPU_HD void invntt_tomont(Poly& p) {
   int k = 127;
   for (int len = 2; len <= 128; len <<= 1) {
     for (int start = 0; start < N; start += 2 * len) {
-      const int16_t zeta = ZETAS.z[k--];
+      const int16_t zt = zeta(k--);
       for (int j = start; j < start + len; ++j) {
         const int16_t t = r[j];
         r[j] = barrett_reduce(int16_t(t + r[j + len]));
-        r[j + len] = fqmul(zeta, int16_t(r[j + len] - t));
+        r[j + len] = fqmul(zt, int16_t(r[j + len] - t));
       }
     }
   }
@@ -90,9 +100,9 @@ ZKGPU_HD void invntt_tomont(Poly& p) {
 // r += a * b in the NTT domain (Algorithms 11/12), with a 2^-16 factor from Montgomery products.
 ZKGPU_HD void basemul_acc(Poly& r, const Poly& a, const Poly& b) {
   for (int i = 0; i < N / 4; ++i) {
-    const int16_t zeta = ZETAS.z[64 + i];
+    const int16_t zt = zeta(64 + i);
     for (int s = 0; s < 2; ++s) {
-      const int16_t z = s ? int16_t(-zeta) : zeta;
+      const int16_t z = s ? int16_t(-zt) : zt;
       const int o = 4 * i + 2 * s;
       const int16_t a0 = a.c[o], a1 = a.c[o + 1], b0 = b.c[o], b1 = b.c[o + 1];
       int16_t r0 = fqmul(fqmul(a1, b1), z);
