@@ -68,20 +68,25 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="smoke test: tiny batches and times")
     ap.add_argument("--json", help="also write the rows to this file")
-    ap.add_argument("--batches", default="1,64,1024,65536")
+    ap.add_argument("--batches", default="1,64,1024", help="CPU batch sizes")
+    ap.add_argument("--gpu-batches", default="1024,16384,65536", help="GPU batch sizes")
+    ap.add_argument("--sets", help="comma-separated subset, e.g. 768,65 (default: all six)")
     a = ap.parse_args()
     batches = [int(x) for x in a.batches.split(",")]
+    gpu_batches = [int(x) for x in a.gpu_batches.split(",")]
     min_time = 0.02 if a.quick else 0.5
     out = []
     plan = [("mlkem", s, openssl_kem) for s in ("512", "768", "1024")] + [("mldsa", s, openssl_dsa) for s in ("44", "65", "87")]
     if a.quick:
         plan = [("mlkem", "768", openssl_kem), ("mldsa", "65", openssl_dsa)]
+    if a.sets:
+        plan = [p for p in plan if p[1] in a.sets.split(",")]
     for kind, s, peer in plan:
         cpu, err = ours(a.zkgpu, kind, s, a.threads, a.quick, "cpu", batches)
         if cpu is None:
             print(f"error: zkgpu {kind} bench --set {s}: {err}", file=sys.stderr)
             return 1
-        gpu, gpu_err = ours(a.zkgpu, kind, s, a.threads, a.quick, "cuda", batches)
+        gpu, gpu_err = ours(a.zkgpu, kind, s, a.threads, a.quick, "cuda", gpu_batches)
         ossl = peer(s, min_time)
         for op in dict.fromkeys(r["op"] for r in cpu):
             best = max((r for r in cpu if r["op"] == op), key=lambda r: r["ops_per_s"])

@@ -30,7 +30,7 @@ ZKGPU_HD uint64_t keccak_rc(int round) {
 }
 
 // FIPS 202 section 3.3: 24 rounds of theta, rho, pi, chi, iota.
-ZKGPU_HD void keccak_f1600(uint64_t s[25]) {
+ZKGPU_HD_NOINLINE void keccak_f1600(uint64_t s[25]) {
   // rho offsets and pi destinations along the pi cycle starting at lane 1.
   constexpr unsigned ROT[24] = {1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44};
   constexpr unsigned PI[24] = {10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1};
@@ -78,7 +78,7 @@ struct Sponge {
   ZKGPU_HD void xor_byte(unsigned i, uint8_t b) { s[i >> 3] ^= uint64_t(b) << (8 * (i & 7)); }
   ZKGPU_HD uint8_t get_byte(unsigned i) const { return uint8_t(s[i >> 3] >> (8 * (i & 7))); }
 
-  ZKGPU_HD void absorb(const uint8_t* in, size_t len) {
+  ZKGPU_HD_NOINLINE void absorb(const uint8_t* in, size_t len) {
     size_t i = 0;
     while (i < len) {
       if ((pos & 7) == 0 && len - i >= 8) {  // whole lanes: the common case, 8x fewer steps
@@ -106,7 +106,7 @@ struct Sponge {
     squeezing = true;
   }
 
-  ZKGPU_HD void squeeze(uint8_t* out, size_t len) {
+  ZKGPU_HD_NOINLINE void squeeze(uint8_t* out, size_t len) {
     if (!squeezing) finalize();
     size_t i = 0;
     while (i < len) {

@@ -6,7 +6,7 @@
 namespace zkgpu::mldsa {
 
 // Writes offset - a[i] (which must lie in [0, 2^bits)) for all 256 coefficients: 32*bits bytes.
-ZKGPU_HD void pack_bits(uint8_t* out, const Poly& a, int bits, int32_t offset) {
+ZKGPU_HD_NOINLINE void pack_bits(uint8_t* out, const Poly& a, int bits, int32_t offset) {
   uint64_t acc = 0;
   int have = 0, o = 0;
   for (int i = 0; i < N; ++i) {
@@ -20,7 +20,7 @@ ZKGPU_HD void pack_bits(uint8_t* out, const Poly& a, int bits, int32_t offset) {
   }
 }
 // Inverse of pack_bits: a[i] = offset - (bits-bit value).
-ZKGPU_HD void unpack_bits(Poly& a, const uint8_t* in, int bits, int32_t offset) {
+ZKGPU_HD_NOINLINE void unpack_bits(Poly& a, const uint8_t* in, int bits, int32_t offset) {
   uint64_t acc = 0;
   int have = 0, o = 0;
   const uint32_t mask = (1u << bits) - 1;

@@ -58,7 +58,7 @@ ZKGPU_HD int32_t zeta(int i) {
 }
 
 // Algorithm 41; inputs |a| < q keep all intermediate values far inside int32.
-ZKGPU_HD void ntt(Poly& p) {
+ZKGPU_HD_NOINLINE void ntt(Poly& p) {
   int32_t* a = p.c;
   int k = 0;
   for (int len = 128; len > 0; len >>= 1)
@@ -74,7 +74,7 @@ ZKGPU_HD void ntt(Poly& p) {
 
 // Algorithm 42 times 2^32: pointwise Montgomery products leave 2^-32, and the final factor
 // 41978 = 2^64 / 256 mod q removes it with the 1/256.
-ZKGPU_HD void invntt_tomont(Poly& p) {
+ZKGPU_HD_NOINLINE void invntt_tomont(Poly& p) {
   int32_t* a = p.c;
   constexpr int32_t F = 41978;
   int k = N;

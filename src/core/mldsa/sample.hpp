@@ -8,7 +8,7 @@
 namespace zkgpu::mldsa {
 
 // A[r][s] = RejNTTPoly(rho || s || r) (Algorithms 30, 32); public data.
-ZKGPU_HD void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t s, uint8_t r) {
+ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t s, uint8_t r) {
   keccak::Sponge xof = keccak::shake128();
   xof.absorb(rho, 32);
   xof.absorb_byte(s);
@@ -28,7 +28,7 @@ ZKGPU_HD void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t s, uint8_t r) {
 // nibble is declassified: it depends only on whether a nibble is >= 15 (or 9), which is
 // independent of the accepted coefficients; the coefficient values stay secret (n mod 5 by
 // multiply-shift, no division).
-ZKGPU_HD void sample_eta(Poly& a, const uint8_t rhop[64], uint16_t nonce, int eta) {
+ZKGPU_HD_NOINLINE void sample_eta(Poly& a, const uint8_t rhop[64], uint16_t nonce, int eta) {
   keccak::Sponge h = keccak::shake256();
   h.absorb(rhop, 64);
   h.absorb_byte(uint8_t(nonce));
@@ -51,7 +51,7 @@ ZKGPU_HD void sample_eta(Poly& a, const uint8_t rhop[64], uint16_t nonce, int et
 }
 
 // ExpandMask entry (Algorithm 34): y = BitUnpack(H(rho'' || IntegerToBytes(kappa, 2)), gamma1-1, gamma1).
-ZKGPU_HD void sample_mask(Poly& y, const uint8_t rhopp[64], uint16_t kappa, int gamma1_bits) {
+ZKGPU_HD_NOINLINE void sample_mask(Poly& y, const uint8_t rhopp[64], uint16_t kappa, int gamma1_bits) {
   uint8_t buf[32 * 20];
   keccak::Sponge h = keccak::shake256();
   h.absorb(rhopp, 64);
@@ -64,7 +64,7 @@ ZKGPU_HD void sample_mask(Poly& y, const uint8_t rhopp[64], uint16_t kappa, int 
 
 // SampleInBall (Algorithm 29): tau coefficients +-1 placed by a Fisher-Yates walk driven by
 // H(c~). Its running time depends on c~, which signing declassifies first (see dsa.hpp).
-ZKGPU_HD void sample_in_ball(Poly& c, const uint8_t* ctilde, int ctilde_bytes, int tau) {
+ZKGPU_HD_NOINLINE void sample_in_ball(Poly& c, const uint8_t* ctilde, int ctilde_bytes, int tau) {
   keccak::Sponge h = keccak::shake256();
   h.absorb(ctilde, size_t(ctilde_bytes));
   uint8_t buf[keccak::SHAKE256_RATE];

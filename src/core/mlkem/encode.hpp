@@ -16,7 +16,7 @@ ZKGPU_HD uint32_t compress(uint32_t x, int d) {
 ZKGPU_HD int16_t decompress(uint32_t y, int d) { return int16_t((uint32_t(Q) * y + (1u << (d - 1))) >> d); }
 
 // ByteEncode_d: 256 d-bit values, little-endian bit order, 32*d bytes.
-ZKGPU_HD void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
+ZKGPU_HD_NOINLINE void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
   uint64_t acc = 0;
   int bits = 0, o = 0;
   for (int i = 0; i < N; ++i) {
@@ -30,7 +30,7 @@ ZKGPU_HD void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
   }
 }
 // ByteDecode_d without the reduction mod q (callers check or reduce as the standard says).
-ZKGPU_HD void byte_decode(uint32_t v[N], const uint8_t* in, int d) {
+ZKGPU_HD_NOINLINE void byte_decode(uint32_t v[N], const uint8_t* in, int d) {
   uint64_t acc = 0;
   int bits = 0, o = 0;
   const uint32_t mask = (1u << d) - 1;

@@ -62,7 +62,7 @@ ZKGPU_HD int16_t zeta(int i) {
 
 // Forward NTT (Algorithm 9). Input |coefficients| < 4096 (decoded keys may hold up to 4095);
 // output reduced to the centred range.
-ZKGPU_HD void ntt(Poly& p) {
+ZKGPU_HD_NOINLINE void ntt(Poly& p) {
   int16_t* r = p.c;
   int k = 1;
   for (int len = 128; len >= 2; len >>= 1) {
@@ -80,7 +80,7 @@ ZKGPU_HD void ntt(Poly& p) {
 
 // Inverse NTT (Algorithm 10) times the Montgomery factor: the base products left a 2^-16, and
 // the final scale 1441 = 2^32/128 mod q removes it together with the 1/128.
-ZKGPU_HD void invntt_tomont(Poly& p) {
+ZKGPU_HD_NOINLINE void invntt_tomont(Poly& p) {
   int16_t* r = p.c;
   constexpr int16_t F = 1441;
   int k = 127;
@@ -98,7 +98,7 @@ ZKGPU_HD void invntt_tomont(Poly& p) {
 }
 
 // r += a * b in the NTT domain (Algorithms 11/12), with a 2^-16 factor from Montgomery products.
-ZKGPU_HD void basemul_acc(Poly& r, const Poly& a, const Poly& b) {
+ZKGPU_HD_NOINLINE void basemul_acc(Poly& r, const Poly& a, const Poly& b) {
   for (int i = 0; i < N / 4; ++i) {
     const int16_t zt = zeta(64 + i);
     for (int s = 0; s < 2; ++s) {

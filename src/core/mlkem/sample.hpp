@@ -7,7 +7,7 @@
 namespace zkgpu::mlkem {
 
 // Algorithm 7 on rho || j || i. Works on public data (rho), so its variable running time is fine.
-ZKGPU_HD void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uint8_t i) {
+ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uint8_t i) {
   keccak::Sponge xof = keccak::shake128();
   xof.absorb(rho, 32);
   xof.absorb_byte(j);
@@ -26,7 +26,7 @@ ZKGPU_HD void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uint8_t i) {
 }
 
 // Algorithm 8: coefficients sum(bits of x) - sum(bits of y) from 64*eta PRF bytes, branch-free.
-ZKGPU_HD void sample_cbd(Poly& r, const uint8_t seed[32], uint8_t nonce, int eta) {
+ZKGPU_HD_NOINLINE void sample_cbd(Poly& r, const uint8_t seed[32], uint8_t nonce, int eta) {
   uint8_t buf[64 * 3];
   keccak::Sponge prf = keccak::shake256();
   prf.absorb(seed, 32);
