@@ -10,10 +10,11 @@
 
 namespace zkgpu::mldsa {
 
-// Signing gives up (and reports failure) after this many attempts. Each attempt succeeds with
-// probability about 1/4 to 1/5 for a well-formed key, so a correct key never gets near it; a
-// malformed expanded key cannot make the loop run forever.
-inline constexpr int MAX_SIGN_ATTEMPTS = 1 << 16;
+// Signing gives up (and reports failure) once the ExpandMask counter kappa would no longer fit
+// its two bytes (IntegerToBytes(kappa, 2)): 65536 / l >= 9362 attempts. Each attempt succeeds with
+// probability about 1/4 to 1/5 for a well-formed key, so a correct key never gets near it, no
+// mask is ever reused, and a malformed expanded key cannot make the loop run forever.
+inline constexpr int KAPPA_LIMIT = 1 << 16;
 
 // mu = H(tr || 0 || |ctx| || ctx || M, 64): pure ML-DSA's M' (Algorithm 2 line 10, Algorithm 7 line 6).
 ZKGPU_HD void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t* ctx, uint8_t ctxlen, const uint8_t* msg,
@@ -96,7 +97,7 @@ ZKGPU_HD void pack_signature(uint8_t* sig, const uint8_t* ctilde, const Poly z[P
 
 // Sign_internal(sk, mu, rnd) (Algorithm 7 from line 7; mu computed by the caller or external).
 // False for an expanded key whose s1 or s2 coefficients lie outside [-eta, eta] (skDecode's
-// domain), or if MAX_SIGN_ATTEMPTS were exhausted.
+// domain), or if KAPPA_LIMIT was reached.
 template <class P>
 ZKGPU_HD bool sign_mu(uint8_t* sig, const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32]) {
   using SK = SkLayout<P>;
@@ -129,7 +130,7 @@ ZKGPU_HD bool sign_mu(uint8_t* sig, const uint8_t* sk, const uint8_t mu[64], con
   for (int i = 0; i < P::K; ++i)
     for (int j = 0; j < P::L; ++j) sample_ntt(A[i][j], rho, uint8_t(j), uint8_t(i));
 
-  for (int attempt = 0, kappa = 0; attempt < MAX_SIGN_ATTEMPTS; ++attempt, kappa += P::L) {
+  for (int kappa = 0; kappa + P::L <= KAPPA_LIMIT; kappa += P::L) {
     Poly y[P::L], yh[P::L], w1[P::K], w0[P::K];
     for (int i = 0; i < P::L; ++i) {
       sample_mask(y[i], rhopp, uint16_t(kappa + i), P::GAMMA1_BITS);
