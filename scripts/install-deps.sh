@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libssl-dev libsodium-dev libgmp-dev
+  valgrind
 )
 
 missing=()

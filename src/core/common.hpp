@@ -11,6 +11,13 @@
 #define ZKGPU_HD inline
 #define ZKGPU_DEVICE_CODE 0
 #endif
+// For large routines called from many places (Keccak-f, NTTs, samplers): one device copy instead
+// of an inlined copy per call site, which keeps kernel code and compile time in bounds.
+#if defined(__CUDACC__)
+#define ZKGPU_HD_NOINLINE __host__ __device__ __noinline__
+#else
+#define ZKGPU_HD_NOINLINE inline
+#endif
 
 #if defined(__CUDACC__)  // nvcc understands "unroll" in both its host and device passes
 #define ZKGPU_UNROLL _Pragma("unroll")

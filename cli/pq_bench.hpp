@@ -1,0 +1,42 @@
+// Throughput-vs-batch-size measurement shared by `zkgpu mlkem bench` and `zkgpu mldsa bench`.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace zkgpu::cli {
+
+struct PqBenchOptions {
+  std::string set = "all";
+  std::string backend = "cpu";
+  std::vector<size_t> batches;  // empty: the default list (or the quick one)
+  int threads = 0;              // 0: all OpenMP threads
+  double min_time_s = 0.3;
+  bool quick = false, json = false;
+};
+
+struct PqBenchRow {
+  std::string set, op, backend;
+  size_t batch = 0;
+  int threads = 1;
+  double ops_per_s = 0, us_per_op = 0;
+};
+
+// Adds the common flags to a `bench` subcommand.
+void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o);
+
+// The batch sizes to run (from the options), and the OpenMP thread count applied.
+std::vector<size_t> pq_bench_batches(const PqBenchOptions& o);
+int pq_bench_apply_threads(const PqBenchOptions& o);
+
+// Calls run_batch() (one batch of `batch` operations) until min_time has passed, after a warm-up
+// call, and returns the row.
+PqBenchRow pq_bench_measure(const PqBenchOptions& o, const std::string& set, const std::string& op, size_t batch,
+                            int threads, const std::function<void()>& run_batch);
+
+// Prints the rows as a table or, with --json, one JSON document.
+void pq_bench_print(const PqBenchOptions& o, const std::string& kind, const std::vector<PqBenchRow>& rows);
+
+}  // namespace zkgpu::cli

@@ -1,0 +1,45 @@
+// ML-KEM (FIPS 203) batches. Keys, ciphertexts and messages are fixed-size items packed back to
+// back (item i at offset i * size); every output slot is written, with a per-item status where an
+// input can be rejected. Keys are the standard byte encodings (ek, the expanded dk, or the 64-byte
+// seed d || z).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "zkgpu/backend.hpp"
+#include "zkgpu/pq.hpp"
+
+namespace zkgpu {
+
+enum class MlKemSet { MlKem512 = 2, MlKem768 = 3, MlKem1024 = 4 };  // value = module rank k
+
+struct MlKemSizes {
+  size_t ek, dk, ct;
+  static constexpr size_t seed = 64, msg = 32, key = 32;
+};
+MlKemSizes mlkem_sizes(MlKemSet set);
+std::optional<MlKemSet> parse_mlkem_set(std::string_view s);  // "512" | "768" | "1024"
+const char* to_string(MlKemSet set);                          // "ML-KEM-768"
+
+// KeyGen_internal(d, z) for each 64-byte seed d || z.
+void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
+                        Backend backend = Backend::Auto);
+
+// Encaps with an explicit message m per item (the deterministic Encaps_internal; tests and
+// cross-checks). An ek that fails the modulus check gives InvalidInput and zeroed c and K.
+void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
+                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
+
+// Encaps with fresh random m from the operating system, as FIPS 203 Algorithm 20 does.
+void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct,
+                               std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
+
+// Decaps with implicit rejection: a ciphertext that does not re-encrypt still gives a key (the
+// pseudorandom J(z || c)) and Ok. InvalidInput only for a dk whose stored H(ek) does not match.
+void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct,
+                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
+
+}  // namespace zkgpu

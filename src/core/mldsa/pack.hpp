@@ -1,0 +1,59 @@
+// ML-DSA bit packing (FIPS 204 section 7.1): SimpleBitPack / BitPack and their inverses, as
+// "offset - coefficient" in `bits` bits, little-endian bit order. Loops have fixed bounds only.
+#pragma once
+#include "core/mldsa/poly.hpp"
+
+namespace zkgpu::mldsa {
+
+// Writes offset - a[i] (which must lie in [0, 2^bits)) for all 256 coefficients: 32*bits bytes.
+ZKGPU_HD_NOINLINE void pack_bits(uint8_t* out, const Poly& a, int bits, int32_t offset) {
+  uint64_t acc = 0;
+  int have = 0, o = 0;
+  for (int i = 0; i < N; ++i) {
+    acc |= uint64_t(uint32_t(offset - a.c[i])) << have;
+    have += bits;
+    while (have >= 8) {
+      out[o++] = uint8_t(acc);
+      acc >>= 8;
+      have -= 8;
+    }
+  }
+}
+// Inverse of pack_bits: a[i] = offset - (bits-bit value).
+ZKGPU_HD_NOINLINE void unpack_bits(Poly& a, const uint8_t* in, int bits, int32_t offset) {
+  uint64_t acc = 0;
+  int have = 0, o = 0;
+  const uint32_t mask = (1u << bits) - 1;
+  for (int i = 0; i < N; ++i) {
+    while (have < bits) {
+      acc |= uint64_t(in[o++]) << have;
+      have += 8;
+    }
+    a.c[i] = offset - int32_t(uint32_t(acc) & mask);
+    acc >>= bits;
+    have -= bits;
+  }
+}
+
+// SimpleBitPack: coefficients in [0, 2^bits) as they are (t1 with 10 bits, w1 with 6 or 4).
+ZKGPU_HD void pack_simple(uint8_t* out, const Poly& w1, int bits) {
+  uint64_t acc = 0;
+  int have = 0, o = 0;
+  for (int i = 0; i < N; ++i) {
+    acc |= uint64_t(uint32_t(w1.c[i])) << have;
+    have += bits;
+    while (have >= 8) {
+      out[o++] = uint8_t(acc);
+      acc >>= 8;
+      have -= 8;
+    }
+  }
+}
+
+// SimpleBitUnpack (t1 of a public key: every 10-bit value is valid).
+ZKGPU_HD void unpack_simple(Poly& a, const uint8_t* in, int bits) {
+  unpack_bits(a, in, bits, 0);
+  for (int i = 0; i < N; ++i) a.c[i] = -a.c[i];
+}
+
+}  // namespace zkgpu::mldsa

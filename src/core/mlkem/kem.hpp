@@ -1,0 +1,187 @@
+// ML-KEM (FIPS 203): K-PKE (Algorithms 13-15) and ML-KEM.KeyGen_internal / Encaps_internal /
+// Decaps_internal (Algorithms 16-18) with the input checks of section 7. Header-only and
+// allocation-free so a CUDA kernel can call the same code for one batch item. The matrix A is
+// sampled one entry at a time where it is used, so no k*k polynomials are ever held.
+#pragma once
+#include "core/keccak/keccak.hpp"
+#include "core/mlkem/encode.hpp"
+#include "core/mlkem/sample.hpp"
+#include "core/pq/ct.hpp"
+
+namespace zkgpu::mlkem {
+
+template <int K>
+struct Params {
+  static_assert(K == 2 || K == 3 || K == 4, "ML-KEM has k = 2, 3 or 4");
+  static constexpr int k = K;
+  static constexpr int eta1 = K == 2 ? 3 : 2;
+  static constexpr int eta2 = 2;
+  static constexpr int du = K == 4 ? 11 : 10;
+  static constexpr int dv = K == 4 ? 5 : 4;
+  static constexpr size_t pke_sk_bytes = 384 * K;
+  static constexpr size_t ek_bytes = 384 * K + 32;
+  static constexpr size_t dk_bytes = 768 * K + 96;
+  static constexpr size_t c_bytes = 32 * (du * K + dv);
+};
+
+// K-PKE.KeyGen from the 32-byte d: writes ek and the encoded s-hat.
+template <int K>
+ZKGPU_HD void pke_keygen(uint8_t* ek, uint8_t* pke_sk, const uint8_t d[32]) {
+  uint8_t in[33], g[64];
+  for (int i = 0; i < 32; ++i) in[i] = d[i];
+  in[32] = uint8_t(K);  // the final standard's domain separator: G(d || k)
+  keccak::sha3_512(g, in, 33);
+  const uint8_t* rho = g;
+  const uint8_t* sigma = g + 32;
+  pq::ct_declassify(rho, 32);  // rho is published in ek; SampleNTT may branch on it
+  Poly s[K];
+  uint8_t nonce = 0;
+  for (int i = 0; i < K; ++i) {
+    sample_cbd(s[i], sigma, nonce++, Params<K>::eta1);
+    ntt(s[i]);
+  }
+  for (int i = 0; i < K; ++i) {
+    Poly t, a, e;
+    poly_zero(t);
+    for (int j = 0; j < K; ++j) {
+      sample_ntt(a, rho, uint8_t(j), uint8_t(i));
+      basemul_acc(t, a, s[j]);
+    }
+    poly_tomont(t);
+    sample_cbd(e, sigma, uint8_t(K + i), Params<K>::eta1);
+    ntt(e);
+    poly_add(t, e);
+    poly_reduce(t);
+    poly_tobytes(ek + 384 * i, t);
+    poly_tobytes(pke_sk + 384 * i, s[i]);
+  }
+  (void)nonce;
+  for (int i = 0; i < 32; ++i) ek[384 * K + i] = rho[i];
+}
+
+// K-PKE.Encrypt(ek, m, r). ek must already have passed the modulus check (or come from dk).
+template <int K>
+ZKGPU_HD void pke_encrypt(uint8_t* c, const uint8_t* ek, const uint8_t m[32], const uint8_t r[32]) {
+  using P = Params<K>;
+  const uint8_t* rho = ek + 384 * K;
+  Poly y[K];
+  uint8_t nonce = 0;
+  for (int i = 0; i < K; ++i) {
+    sample_cbd(y[i], r, nonce++, P::eta1);
+    ntt(y[i]);
+  }
+  for (int i = 0; i < K; ++i) {  // u_i = NTT^-1(sum_j A[j][i] y_j) + e1_i
+    Poly u, a, e1;
+    poly_zero(u);
+    for (int j = 0; j < K; ++j) {
+      sample_ntt(a, rho, uint8_t(i), uint8_t(j));
+      basemul_acc(u, a, y[j]);
+    }
+    invntt_tomont(u);
+    sample_cbd(e1, r, uint8_t(K + i), P::eta2);
+    poly_add(u, e1);
+    poly_reduce(u);
+    poly_compress(c + 32 * P::du * i, u, P::du);
+  }
+  Poly v, t, e2, mu;
+  poly_zero(v);
+  for (int j = 0; j < K; ++j) {
+    poly_frombytes(t, ek + 384 * j);
+    basemul_acc(v, t, y[j]);
+  }
+  invntt_tomont(v);
+  sample_cbd(e2, r, uint8_t(2 * K), P::eta2);
+  poly_frommsg(mu, m);
+  poly_add(v, e2);
+  poly_add(v, mu);
+  poly_reduce(v);
+  poly_compress(c + 32 * P::du * K, v, P::dv);
+}
+
+// K-PKE.Decrypt(dk_pke, c) -> m.
+template <int K>
+ZKGPU_HD void pke_decrypt(uint8_t m[32], const uint8_t* pke_sk, const uint8_t* c) {
+  using P = Params<K>;
+  Poly w, u, s;
+  poly_zero(w);
+  for (int i = 0; i < K; ++i) {
+    poly_decompress(u, c + 32 * P::du * i, P::du);
+    ntt(u);
+    poly_frombytes(s, pke_sk + 384 * i);
+    basemul_acc(w, s, u);
+  }
+  invntt_tomont(w);
+  Poly v;
+  poly_decompress(v, c + 32 * P::du * K, P::dv);
+  poly_sub_from(w, v);  // w = v - s^T u
+  poly_reduce(w);
+  poly_tomsg(m, w);
+}
+
+// ML-KEM.KeyGen_internal(d, z) (Algorithm 16).
+template <int K>
+ZKGPU_HD void keygen(uint8_t* ek, uint8_t* dk, const uint8_t d[32], const uint8_t z[32]) {
+  constexpr size_t PK = Params<K>::pke_sk_bytes, EK = Params<K>::ek_bytes;
+  pke_keygen<K>(ek, dk, d);
+  for (size_t i = 0; i < EK; ++i) dk[PK + i] = ek[i];
+  keccak::sha3_256(dk + PK + EK, ek, EK);
+  for (int i = 0; i < 32; ++i) dk[PK + EK + 32 + i] = z[i];
+}
+
+// The encapsulation-key check of FIPS 203 section 7.2 (length is the caller's).
+template <int K>
+ZKGPU_HD bool ek_valid(const uint8_t* ek) {
+  bool ok = true;
+  for (int i = 0; i < K; ++i) ok &= bytes12_reduced(ek + 384 * i);
+  return ok;
+}
+
+// ML-KEM.Encaps_internal(ek, m) (Algorithm 17) after the modulus check; false rejects ek.
+template <int K>
+ZKGPU_HD bool encaps(uint8_t* c, uint8_t key[32], const uint8_t* ek, const uint8_t m[32]) {
+  if (!ek_valid<K>(ek)) return false;  // public input: a branch is fine
+  uint8_t in[64], kr[64];
+  for (int i = 0; i < 32; ++i) in[i] = m[i];
+  keccak::sha3_256(in + 32, ek, Params<K>::ek_bytes);
+  keccak::sha3_512(kr, in, 64);
+  pke_encrypt<K>(c, ek, m, kr + 32);
+  for (int i = 0; i < 32; ++i) key[i] = kr[i];
+  return true;
+}
+
+// The decapsulation-key check of section 7.3: H(ek) equals the hash stored in dk.
+template <int K>
+ZKGPU_HD bool dk_valid(const uint8_t* dk) {
+  constexpr size_t PK = Params<K>::pke_sk_bytes, EK = Params<K>::ek_bytes;
+  uint8_t h[32];
+  keccak::sha3_256(h, dk + PK, EK);
+  return pq::ct_differ(h, dk + PK + EK, 32) == 0;
+}
+
+// ML-KEM.Decaps_internal(dk, c) (Algorithm 18) with implicit rejection: the re-encryption is
+// compared over its full length and the key selected with a mask, so neither reveals which key
+// was returned. False only when dk fails its hash check (a property of the key, not of c).
+template <int K>
+ZKGPU_HD bool decaps(uint8_t key[32], const uint8_t* dk, const uint8_t* c) {
+  using P = Params<K>;
+  constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
+  if (!pq::ct_declassify_value(dk_valid<K>(dk))) return false;
+  const uint8_t* ek = dk + PK;
+  pq::ct_declassify(ek, EK);  // the embedded ek is the public key (SampleNTT branches on its rho)
+  const uint8_t* h = dk + PK + EK;
+  const uint8_t* z = dk + PK + EK + 32;
+  uint8_t in[64], kr[64];
+  pke_decrypt<K>(in, dk, c);
+  for (int i = 0; i < 32; ++i) in[32 + i] = h[i];
+  keccak::sha3_512(kr, in, 64);
+  uint8_t c2[P::c_bytes];
+  pke_encrypt<K>(c2, ek, in, kr + 32);
+  keccak::Sponge j = keccak::shake256();  // K-bar = J(z || c)
+  j.absorb(z, 32);
+  j.absorb(c, P::c_bytes);
+  j.squeeze(key, 32);
+  pq::ct_cmov(key, kr, 32, 1u - pq::ct_differ(c, c2, P::c_bytes));
+  return true;
+}
+
+}  // namespace zkgpu::mlkem

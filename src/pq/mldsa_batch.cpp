@@ -1,0 +1,163 @@
+// ML-DSA batches: input checks and mu on the CPU, then the CPU backend (OpenMP over items; a
+// dynamic schedule, as signing time varies with the rejected attempts) or the CUDA kernels, both
+// calling core/mldsa per item. Auto picks the GPU from MLDSA_GPU_CROSSOVER_ITEMS up.
+#include <cstring>
+
+#include "core/mldsa/dsa.hpp"
+#include <vector>
+
+#include "pq/pq_common.hpp"
+#include "pq/pq_cuda.hpp"
+#include "zkgpu/mldsa.hpp"
+
+namespace zkgpu {
+
+namespace {
+template <class F>
+void with_params(MlDsaSet set, F&& f) {
+  switch (set) {
+    case MlDsaSet::MlDsa44: f.template operator()<mldsa::P44>(); return;
+    case MlDsaSet::MlDsa65: f.template operator()<mldsa::P65>(); return;
+    case MlDsaSet::MlDsa87: f.template operator()<mldsa::P87>(); return;
+  }
+  throw_invalid("unknown ML-DSA parameter set");
+}
+[[maybe_unused]] int level(MlDsaSet set) { return set == MlDsaSet::MlDsa44 ? 44 : set == MlDsaSet::MlDsa65 ? 65 : 87; }
+}  // namespace
+
+MlDsaSizes mldsa_sizes(MlDsaSet set) {
+  MlDsaSizes s{};
+  with_params(set, [&]<class P>() { s = {P::PK_BYTES, P::SK_BYTES, P::SIG_BYTES}; });
+  return s;
+}
+
+std::optional<MlDsaSet> parse_mldsa_set(std::string_view s) {
+  if (s == "44" || s == "ML-DSA-44") return MlDsaSet::MlDsa44;
+  if (s == "65" || s == "ML-DSA-65") return MlDsaSet::MlDsa65;
+  if (s == "87" || s == "ML-DSA-87") return MlDsaSet::MlDsa87;
+  return std::nullopt;
+}
+
+const char* to_string(MlDsaSet set) {
+  switch (set) {
+    case MlDsaSet::MlDsa44: return "ML-DSA-44";
+    case MlDsaSet::MlDsa65: return "ML-DSA-65";
+    case MlDsaSet::MlDsa87: return "ML-DSA-87";
+  }
+  return "?";
+}
+
+void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<uint8_t> pk, std::span<uint8_t> sk,
+                        Backend backend) {
+  const MlDsaSizes sz = mldsa_sizes(set);
+  const size_t n = seeds.size() / MlDsaSizes::seed;
+  pq::check_items(seeds, n, MlDsaSizes::seed, "mldsa keygen", "seeds");
+  pq::check_items(pk, n, sz.pk, "mldsa keygen", "pk");
+  pq::check_items(sk, n, sz.sk, "mldsa keygen", "sk");
+  if (resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data());
+    return;
+#endif
+  }
+  with_params(set, [&]<class P>() {
+#pragma omp parallel for schedule(static) if (n > 1)
+    for (size_t i = 0; i < n; ++i) mldsa::keygen<P>(pk.data() + i * sz.pk, sk.data() + i * sz.sk, seeds.data() + i * 32);
+  });
+}
+
+void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::span<uint8_t> sigs,
+                      std::span<PqStatus> status, Backend backend) {
+  const MlDsaSizes sz = mldsa_sizes(set);
+  const size_t n = items.size();
+  pq::check_items(sigs, n, sz.sig, "mldsa sign", "signatures");
+  pq::check_items(status, n, 1, "mldsa sign", "status");
+  const bool gpu = resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  with_params(set, [&]<class P>() {
+    // Per item on the CPU: the input checks and mu (the message may be long; the GPU gets mu).
+    std::vector<uint8_t> mus(n * 64), rnds(n * 32), ok(n);
+#pragma omp parallel for schedule(static) if (n > 1)
+    for (size_t i = 0; i < n; ++i) {
+      const MlDsaSignItem& it = items[i];
+      ok[i] = it.sk.size() == P::SK_BYTES && (it.rnd.empty() || it.rnd.size() == 32) &&
+              (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
+      if (!ok[i]) continue;
+      if (it.external_mu)
+        std::memcpy(&mus[i * 64], it.msg.data(), 64);
+      else
+        mldsa::compute_mu(&mus[i * 64], it.sk.data() + mldsa::SkLayout<P>::TR, it.ctx.data(), uint8_t(it.ctx.size()),
+                          it.msg.data(), it.msg.size());
+      if (!it.rnd.empty()) std::memcpy(&rnds[i * 32], it.rnd.data(), 32);  // else 0^32: deterministic
+    }
+    if (gpu) {
+#if ZKGPU_HAVE_CUDA
+      std::vector<size_t> idx;  // accepted items, packed for the device
+      for (size_t i = 0; i < n; ++i)
+        if (ok[i]) idx.push_back(i);
+      std::vector<uint8_t> sk(idx.size() * P::SK_BYTES), mu(idx.size() * 64), rnd(idx.size() * 32),
+          sig(idx.size() * P::SIG_BYTES), good(idx.size());
+      for (size_t j = 0; j < idx.size(); ++j) {
+        std::memcpy(&sk[j * P::SK_BYTES], items[idx[j]].sk.data(), P::SK_BYTES);
+        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
+        std::memcpy(&rnd[j * 32], &rnds[idx[j] * 32], 32);
+      }
+      cuda::mldsa_sign(level(set), idx.size(), sk.data(), mu.data(), rnd.data(), sig.data(), good.data());
+      for (size_t j = 0; j < idx.size(); ++j) {
+        ok[idx[j]] = good[j];
+        std::memcpy(sigs.data() + idx[j] * sz.sig, &sig[j * P::SIG_BYTES], P::SIG_BYTES);
+      }
+#endif
+    } else {
+#pragma omp parallel for schedule(dynamic, 4) if (n > 1)
+      for (size_t i = 0; i < n; ++i)
+        if (ok[i]) ok[i] = mldsa::sign_mu<P>(sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (!ok[i]) std::memset(sigs.data() + i * sz.sig, 0, sz.sig);
+      status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
+    }
+  });
+}
+
+void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok,
+                        Backend backend) {
+  const size_t n = items.size();
+  pq::check_items(ok, n, 1, "mldsa verify", "results");
+  const bool gpu = resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  with_params(set, [&]<class P>() {
+    std::vector<uint8_t> mus(n * 64);
+#pragma omp parallel for schedule(static) if (n > 1)
+    for (size_t i = 0; i < n; ++i) {
+      const MlDsaVerifyItem& it = items[i];
+      ok[i] = it.pk.size() == P::PK_BYTES && it.sig.size() == P::SIG_BYTES &&
+              (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
+      if (!ok[i]) continue;
+      if (it.external_mu) {
+        std::memcpy(&mus[i * 64], it.msg.data(), 64);
+      } else {
+        uint8_t tr[64];
+        keccak::shake256(tr, 64, it.pk.data(), P::PK_BYTES);
+        mldsa::compute_mu(&mus[i * 64], tr, it.ctx.data(), uint8_t(it.ctx.size()), it.msg.data(), it.msg.size());
+      }
+      if (!gpu) ok[i] = mldsa::verify_mu<P>(it.pk.data(), &mus[i * 64], it.sig.data());
+    }
+    if (gpu) {
+#if ZKGPU_HAVE_CUDA
+      std::vector<size_t> idx;
+      for (size_t i = 0; i < n; ++i)
+        if (ok[i]) idx.push_back(i);
+      std::vector<uint8_t> pk(idx.size() * P::PK_BYTES), mu(idx.size() * 64), sig(idx.size() * P::SIG_BYTES),
+          good(idx.size());
+      for (size_t j = 0; j < idx.size(); ++j) {
+        std::memcpy(&pk[j * P::PK_BYTES], items[idx[j]].pk.data(), P::PK_BYTES);
+        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
+        std::memcpy(&sig[j * P::SIG_BYTES], items[idx[j]].sig.data(), P::SIG_BYTES);
+      }
+      cuda::mldsa_verify(level(set), idx.size(), pk.data(), mu.data(), sig.data(), good.data());
+      for (size_t j = 0; j < idx.size(); ++j) ok[idx[j]] = good[j];
+#endif
+    }
+  });
+}
+
+}  // namespace zkgpu

@@ -1,0 +1,22 @@
+// Host-facing entry points of the ML-KEM / ML-DSA CUDA kernels (src/pq/cuda/*.cu), plain C++ so
+// the batch front ends can call them; declared for every build, defined only with ZKGPU_HAVE_CUDA.
+// All pointers are host memory with items packed back to back, as in the public batch API. Each
+// function uploads, runs one thread per item over the same src/core code as the CPU backend, and
+// downloads; results are byte-identical to the CPU. Errors throw zkgpu::Error.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace zkgpu::cuda {
+
+// k = 2, 3, 4 (ML-KEM-512/768/1024). ok[i] = 1 for an accepted item, 0 for a rejected one.
+void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk);
+void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok);
+void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok);
+
+// level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
+void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
+void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok);
+void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok);
+
+}  // namespace zkgpu::cuda
