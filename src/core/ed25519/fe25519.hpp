@@ -1,0 +1,200 @@
+// The field GF(2^255 - 19) in radix 2^51 (five 64-bit limbs), shared by the CPU backend and the
+// CUDA kernels. Limbs are kept "weakly reduced" (each < 2^52 after every operation) so products
+// of five terms fit in 128 bits; only fe_tobytes produces the canonical value. Formulas follow
+// the ref10 / donna-64 reference (Bernstein et al., "High-speed high-security signatures", 2011).
+#pragma once
+#include <cstdint>
+
+#include "core/common.hpp"
+
+namespace zkgpu::ed25519 {
+
+using u128 = unsigned __int128;
+
+struct Fe {
+  uint64_t v[5];
+};
+
+inline constexpr uint64_t FE_MASK51 = (uint64_t{1} << 51) - 1;
+
+ZKGPU_HD Fe fe_zero() { return Fe{{0, 0, 0, 0, 0}}; }
+ZKGPU_HD Fe fe_one() { return Fe{{1, 0, 0, 0, 0}}; }
+// d = -121665/121666, 2d and sqrt(-1) = 2^((p-1)/4) (spec section 1), as radix-2^51 limbs.
+ZKGPU_HD Fe fe_d() { return Fe{{0x34dca135978a3ull, 0x1a8283b156ebdull, 0x5e7a26001c029ull, 0x739c663a03cbbull, 0x52036cee2b6ffull}}; }
+ZKGPU_HD Fe fe_d2() { return Fe{{0x69b9426b2f159ull, 0x35050762add7aull, 0x3cf44c0038052ull, 0x6738cc7407977ull, 0x2406d9dc56dffull}}; }
+ZKGPU_HD Fe fe_sqrtm1() { return Fe{{0x61b274a0ea0b0ull, 0xd5a5fc8f189dull, 0x7ef5e9cbd0c60ull, 0x78595a6804c9eull, 0x2b8324804fc1dull}}; }
+
+// One carry pass: every limb < 2^51 except limb 0, which may exceed it by at most 19 * 2^13.
+ZKGPU_HD Fe fe_carry(Fe a) {
+  uint64_t c;
+  c = a.v[0] >> 51; a.v[0] &= FE_MASK51; a.v[1] += c;
+  c = a.v[1] >> 51; a.v[1] &= FE_MASK51; a.v[2] += c;
+  c = a.v[2] >> 51; a.v[2] &= FE_MASK51; a.v[3] += c;
+  c = a.v[3] >> 51; a.v[3] &= FE_MASK51; a.v[4] += c;
+  c = a.v[4] >> 51; a.v[4] &= FE_MASK51; a.v[0] += c * 19;
+  return a;
+}
+
+ZKGPU_HD Fe fe_add(const Fe& a, const Fe& b) {
+  Fe r;
+  ZKGPU_UNROLL
+  for (int i = 0; i < 5; ++i) r.v[i] = a.v[i] + b.v[i];
+  return fe_carry(r);
+}
+
+// a - b computed as a + 4p - b, so no limb underflows for inputs with limbs < 2^53.
+ZKGPU_HD Fe fe_sub(const Fe& a, const Fe& b) {
+  Fe r;
+  r.v[0] = a.v[0] + 0x1FFFFFFFFFFFB4ull - b.v[0];
+  ZKGPU_UNROLL
+  for (int i = 1; i < 5; ++i) r.v[i] = a.v[i] + 0x1FFFFFFFFFFFFCull - b.v[i];
+  return fe_carry(r);
+}
+
+ZKGPU_HD Fe fe_neg(const Fe& a) { return fe_sub(fe_zero(), a); }
+
+ZKGPU_HD Fe fe_mul(const Fe& a, const Fe& b) {
+  const uint64_t b1 = b.v[1] * 19, b2 = b.v[2] * 19, b3 = b.v[3] * 19, b4 = b.v[4] * 19;
+  u128 r0 = (u128)a.v[0] * b.v[0] + (u128)a.v[1] * b4 + (u128)a.v[2] * b3 + (u128)a.v[3] * b2 + (u128)a.v[4] * b1;
+  u128 r1 = (u128)a.v[0] * b.v[1] + (u128)a.v[1] * b.v[0] + (u128)a.v[2] * b4 + (u128)a.v[3] * b3 + (u128)a.v[4] * b2;
+  u128 r2 = (u128)a.v[0] * b.v[2] + (u128)a.v[1] * b.v[1] + (u128)a.v[2] * b.v[0] + (u128)a.v[3] * b4 + (u128)a.v[4] * b3;
+  u128 r3 = (u128)a.v[0] * b.v[3] + (u128)a.v[1] * b.v[2] + (u128)a.v[2] * b.v[1] + (u128)a.v[3] * b.v[0] + (u128)a.v[4] * b4;
+  u128 r4 = (u128)a.v[0] * b.v[4] + (u128)a.v[1] * b.v[3] + (u128)a.v[2] * b.v[2] + (u128)a.v[3] * b.v[1] + (u128)a.v[4] * b.v[0];
+  Fe r;
+  r1 += (uint64_t)(r0 >> 51); r.v[0] = (uint64_t)r0 & FE_MASK51;
+  r2 += (uint64_t)(r1 >> 51); r.v[1] = (uint64_t)r1 & FE_MASK51;
+  r3 += (uint64_t)(r2 >> 51); r.v[2] = (uint64_t)r2 & FE_MASK51;
+  r4 += (uint64_t)(r3 >> 51); r.v[3] = (uint64_t)r3 & FE_MASK51;
+  uint64_t c = (uint64_t)(r4 >> 51); r.v[4] = (uint64_t)r4 & FE_MASK51;
+  r.v[0] += c * 19;
+  c = r.v[0] >> 51; r.v[0] &= FE_MASK51; r.v[1] += c;
+  return r;
+}
+
+// Squaring with the symmetric cross terms doubled once (15 products instead of 25).
+ZKGPU_HD Fe fe_sq(const Fe& a) {
+  const uint64_t a0_2 = a.v[0] * 2, a1_2 = a.v[1] * 2;
+  const uint64_t a1_38 = a.v[1] * 38, a2_38 = a.v[2] * 38, a3_38 = a.v[3] * 38, a3_19 = a.v[3] * 19, a4_19 = a.v[4] * 19;
+  u128 r0 = (u128)a.v[0] * a.v[0] + (u128)a1_38 * a.v[4] + (u128)a2_38 * a.v[3];
+  u128 r1 = (u128)a0_2 * a.v[1] + (u128)a2_38 * a.v[4] + (u128)a3_19 * a.v[3];
+  u128 r2 = (u128)a0_2 * a.v[2] + (u128)a.v[1] * a.v[1] + (u128)a3_38 * a.v[4];
+  u128 r3 = (u128)a0_2 * a.v[3] + (u128)a1_2 * a.v[2] + (u128)a4_19 * a.v[4];
+  u128 r4 = (u128)a0_2 * a.v[4] + (u128)a1_2 * a.v[3] + (u128)a.v[2] * a.v[2];
+  Fe r;
+  r1 += (uint64_t)(r0 >> 51); r.v[0] = (uint64_t)r0 & FE_MASK51;
+  r2 += (uint64_t)(r1 >> 51); r.v[1] = (uint64_t)r1 & FE_MASK51;
+  r3 += (uint64_t)(r2 >> 51); r.v[2] = (uint64_t)r2 & FE_MASK51;
+  r4 += (uint64_t)(r3 >> 51); r.v[3] = (uint64_t)r3 & FE_MASK51;
+  uint64_t c = (uint64_t)(r4 >> 51); r.v[4] = (uint64_t)r4 & FE_MASK51;
+  r.v[0] += c * 19;
+  c = r.v[0] >> 51; r.v[0] &= FE_MASK51; r.v[1] += c;
+  return r;
+}
+
+ZKGPU_HD Fe fe_sq_n(Fe a, int n) {
+  ZKGPU_NO_UNROLL
+  for (int i = 0; i < n; ++i) a = fe_sq(a);
+  return a;
+}
+
+// Low 255 bits of 32 little-endian bytes; bit 255 (the x sign in point encodings) is ignored.
+// A value y >= p is accepted here and behaves as y mod p (lenient decoders rely on that).
+ZKGPU_HD Fe fe_frombytes(const uint8_t s[32]) {
+  uint64_t w[4];
+  ZKGPU_UNROLL
+  for (int i = 0; i < 4; ++i) {
+    uint64_t x = 0;
+    ZKGPU_UNROLL
+    for (int j = 7; j >= 0; --j) x = (x << 8) | s[8 * i + j];
+    w[i] = x;
+  }
+  Fe r;
+  r.v[0] = w[0] & FE_MASK51;
+  r.v[1] = ((w[0] >> 51) | (w[1] << 13)) & FE_MASK51;
+  r.v[2] = ((w[1] >> 38) | (w[2] << 26)) & FE_MASK51;
+  r.v[3] = ((w[2] >> 25) | (w[3] << 39)) & FE_MASK51;
+  r.v[4] = (w[3] >> 12) & FE_MASK51;
+  return r;
+}
+
+// The canonical encoding (value in [0, p)), 32 little-endian bytes, bit 255 clear.
+ZKGPU_HD void fe_tobytes(uint8_t out[32], Fe a) {
+  a = fe_carry(fe_carry(a));  // now value < 2^255 + small, every limb < 2^51 but limb 0 nearly
+  a = fe_carry(a);
+  // q = 1 iff a >= p: a + 19 overflows 2^255 exactly then.
+  uint64_t q = (a.v[0] + 19) >> 51;
+  q = (a.v[1] + q) >> 51;
+  q = (a.v[2] + q) >> 51;
+  q = (a.v[3] + q) >> 51;
+  q = (a.v[4] + q) >> 51;
+  a.v[0] += 19 * q;
+  uint64_t c;
+  c = a.v[0] >> 51; a.v[0] &= FE_MASK51; a.v[1] += c;
+  c = a.v[1] >> 51; a.v[1] &= FE_MASK51; a.v[2] += c;
+  c = a.v[2] >> 51; a.v[2] &= FE_MASK51; a.v[3] += c;
+  c = a.v[3] >> 51; a.v[3] &= FE_MASK51; a.v[4] += c;
+  a.v[4] &= FE_MASK51;  // drops the 2^255 that the +19 carried out: subtracts p in all
+  const uint64_t w[4] = {a.v[0] | (a.v[1] << 51), (a.v[1] >> 13) | (a.v[2] << 38), (a.v[2] >> 26) | (a.v[3] << 25),
+                         (a.v[3] >> 39) | (a.v[4] << 12)};
+  ZKGPU_UNROLL
+  for (int i = 0; i < 4; ++i)
+    ZKGPU_UNROLL
+    for (int j = 0; j < 8; ++j) out[8 * i + j] = static_cast<uint8_t>(w[i] >> (8 * j));
+}
+
+ZKGPU_HD bool fe_is_zero(const Fe& a) {
+  uint8_t s[32];
+  fe_tobytes(s, a);
+  uint8_t acc = 0;
+  for (int i = 0; i < 32; ++i) acc |= s[i];
+  return acc == 0;
+}
+
+ZKGPU_HD bool fe_equal(const Fe& a, const Fe& b) { return fe_is_zero(fe_sub(a, b)); }
+
+// The "sign" of x in point encodings: the low bit of its canonical value.
+ZKGPU_HD int fe_is_negative(const Fe& a) {
+  uint8_t s[32];
+  fe_tobytes(s, a);
+  return s[0] & 1;
+}
+
+// z^(2^250 - 1) and z^11, the common prefix of the inversion and square-root chains (ref10).
+ZKGPU_HD void fe_pow_2_250_1(const Fe& z, Fe& z_250_1, Fe& z11) {
+  Fe t0 = fe_sq(z);                // 2
+  Fe t1 = fe_sq_n(t0, 2);          // 8
+  t1 = fe_mul(z, t1);              // 9
+  z11 = fe_mul(t0, t1);            // 11
+  t0 = fe_sq(z11);                 // 22
+  t0 = fe_mul(t1, t0);             // 2^5 - 1
+  t1 = fe_sq_n(t0, 5);
+  t0 = fe_mul(t1, t0);             // 2^10 - 1
+  t1 = fe_sq_n(t0, 10);
+  t1 = fe_mul(t1, t0);             // 2^20 - 1
+  Fe t2 = fe_sq_n(t1, 20);
+  t1 = fe_mul(t2, t1);             // 2^40 - 1
+  t1 = fe_sq_n(t1, 10);
+  t0 = fe_mul(t1, t0);             // 2^50 - 1
+  t1 = fe_sq_n(t0, 50);
+  t1 = fe_mul(t1, t0);             // 2^100 - 1
+  t2 = fe_sq_n(t1, 100);
+  t1 = fe_mul(t2, t1);             // 2^200 - 1
+  t1 = fe_sq_n(t1, 50);
+  z_250_1 = fe_mul(t1, t0);        // 2^250 - 1
+}
+
+// z^(p - 2) = z^(2^255 - 21): the inverse (0 maps to 0).
+ZKGPU_HD Fe fe_invert(const Fe& z) {
+  Fe a, z11;
+  fe_pow_2_250_1(z, a, z11);
+  return fe_mul(fe_sq_n(a, 5), z11);
+}
+
+// z^((p - 5) / 8) = z^(2^252 - 3), used by point decompression (RFC 8032 section 5.1.3).
+ZKGPU_HD Fe fe_pow22523(const Fe& z) {
+  Fe a, z11;
+  fe_pow_2_250_1(z, a, z11);
+  return fe_mul(fe_sq_n(a, 2), z);
+}
+
+}  // namespace zkgpu::ed25519
