@@ -1,6 +1,5 @@
 // Scalars modulo the group order L = 2^252 + 27742317777372353535851937790883648493, as four
-// little-endian 64-bit words. Reduction is a plain shift-and-subtract over the input bits: it is
-// obviously correct, identical on host and device, and costs a few percent of one verification.
+// little-endian 64-bit words, the same code on host and device.
 #pragma once
 #include <cstdint>
 
@@ -52,18 +51,32 @@ ZKGPU_HD Scalar scalar_sub_raw(const Scalar& a, const Scalar& b) {
 // S < L over all 256 bits (RFC 8032 section 5.1.7; ref10's check of the top bits is not enough).
 ZKGPU_HD bool scalar_is_canonical(const uint8_t s[32]) { return !scalar_geq(scalar_from_bytes(s), scalar_l()); }
 
-// (little-endian bytes, any length) mod L: r = 2r + bit, one conditional subtraction per bit
-// (r < L < 2^253 keeps 2r + 1 inside 256 bits).
+// (little-endian bytes, any length) mod L, 32 bits at a time from the top: t = r 2^32 + w
+// (< 2^285), q = floor(t / 2^252) (< 2^33), and t - q L = (t mod 2^252) - q c with
+// c = L - 2^252 < 2^125, which lies in (-L, L): one conditional addition of L.
 ZKGPU_HD Scalar scalar_reduce_bytes(const uint8_t* s, int len) {
-  const Scalar l = scalar_l();
+  constexpr uint64_t C0 = 0x5812631a5cf5d3edull, C1 = 0x14def9dea2f79cd6ull;
   Scalar r{{0, 0, 0, 0}};
-  for (int byte = len - 1; byte >= 0; --byte) {
-    for (int bit = 7; bit >= 0; --bit) {
-      r.w[3] = (r.w[3] << 1) | (r.w[2] >> 63);
-      r.w[2] = (r.w[2] << 1) | (r.w[1] >> 63);
-      r.w[1] = (r.w[1] << 1) | (r.w[0] >> 63);
-      r.w[0] = (r.w[0] << 1) | ((s[byte] >> bit) & 1);
-      if (scalar_geq(r, l)) r = scalar_sub_raw(r, l);
+  for (int pos = (len + 3) / 4 * 4 - 4; pos >= 0; pos -= 4) {
+    uint64_t w = 0;
+    for (int j = 3; j >= 0; --j) w = (w << 8) | (pos + j < len ? s[pos + j] : 0);
+    const uint64_t t4 = r.w[3] >> 32;
+    const uint64_t t3 = (r.w[3] << 32) | (r.w[2] >> 32);
+    const uint64_t t2 = (r.w[2] << 32) | (r.w[1] >> 32);
+    const uint64_t t1 = (r.w[1] << 32) | (r.w[0] >> 32);
+    const uint64_t t0 = (r.w[0] << 32) | w;
+    const uint64_t q = (t4 << 4) | (t3 >> 60);
+    const unsigned __int128 p0 = (unsigned __int128)q * C0, p1 = (unsigned __int128)q * C1;
+    const uint64_t qc0 = static_cast<uint64_t>(p0);
+    const unsigned __int128 mid = (p0 >> 64) + static_cast<uint64_t>(p1);
+    const uint64_t qc1 = static_cast<uint64_t>(mid);
+    const uint64_t qc2 = static_cast<uint64_t>(p1 >> 64) + static_cast<uint64_t>(mid >> 64);
+    const Scalar low{{t0, t1, t2, t3 & ((uint64_t{1} << 60) - 1)}};
+    const Scalar qc{{qc0, qc1, qc2, 0}};
+    if (scalar_geq(low, qc)) {
+      r = scalar_sub_raw(low, qc);
+    } else {  // low - qc + L, computed as L - (qc - low)
+      r = scalar_sub_raw(scalar_l(), scalar_sub_raw(qc, low));
     }
   }
   return r;
