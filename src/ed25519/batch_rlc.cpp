@@ -17,9 +17,13 @@ namespace zkgpu {
 namespace {
 
 using namespace ed25519;
+using F = cpu::HostFe;
+using P2 = GeP2<F>;
+using P3 = GeP3<F>;
+using Cached = GeCached<F>;
 
 struct Prepared {
-  GeCached neg_a, neg_r;  // -A_i and -R_i, ready for additions
+  Cached neg_a, neg_r;  // -A_i and -R_i, ready for additions
   Scalar s, k;
   bool ok = false;  // passed the prechecks (lengths, S < L, A and R decode)
 };
@@ -27,9 +31,9 @@ struct Prepared {
 Prepared prepare(const Ed25519Item& it) {
   Prepared p;
   if (it.public_key.size() != ED25519_PUBLIC_KEY_BYTES || it.signature.size() != ED25519_SIGNATURE_BYTES) return p;
-  GeP3 a, r;
+  P3 a, r;
   if (!ed25519_precheck(VerifyMode::Zip215, it.public_key.data(), it.signature.data(), a, r)) return p;
-  auto neg = [](GeP3 q) {
+  auto neg = [](P3 q) {
     q.X = fe_neg(q.X);
     q.T = fe_neg(q.T);
     return ge_p3_to_cached(q);
@@ -88,34 +92,34 @@ unsigned scalar_window(const Scalar& s, unsigned start, unsigned c) {
   return static_cast<unsigned>(v & ((uint64_t{1} << c) - 1));
 }
 
-GeP3 add(const GeP3& p, const GeCached& q) { return ge_p1p1_to_p3(ge_add_cached(p, q, false)); }
+P3 add(const P3& p, const Cached& q) { return ge_p1p1_to_p3(ge_add_cached(p, q, false)); }
 
 // sum_i scalars[i] * points[i] (scalars < 2^253).
-GeP3 msm(const std::vector<GeCached>& points, const std::vector<Scalar>& scalars) {
+P3 msm(const std::vector<Cached>& points, const std::vector<Scalar>& scalars) {
   const unsigned c = window_bits(points.size());
   const unsigned windows = (253 + c - 1) / c;
-  std::vector<GeP3> window_sum(windows);
+  std::vector<P3> window_sum(windows);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int w = 0; w < static_cast<int>(windows); ++w) {
-    std::vector<GeP3> buckets(size_t{1} << c, ge_identity());
+    std::vector<P3> buckets(size_t{1} << c, ge_identity<F>());
     std::vector<uint8_t> used(size_t{1} << c, 0);
     for (size_t i = 0; i < points.size(); ++i) {
       const unsigned d = scalar_window(scalars[i], static_cast<unsigned>(w) * c, c);
       if (!d) continue;
-      buckets[d] = used[d] ? add(buckets[d], points[i]) : add(ge_identity(), points[i]);
+      buckets[d] = used[d] ? add(buckets[d], points[i]) : add(ge_identity<F>(), points[i]);
       used[d] = 1;
     }
     // sum_d d * bucket[d] as a running sum from the top bucket down.
-    GeP3 running = ge_identity(), total = ge_identity();
+    P3 running = ge_identity<F>(), total = ge_identity<F>();
     for (size_t d = buckets.size() - 1; d >= 1; --d) {
       if (used[d]) running = add(running, ge_p3_to_cached(buckets[d]));
       total = add(total, ge_p3_to_cached(running));
     }
     window_sum[static_cast<size_t>(w)] = total;
   }
-  GeP3 acc = window_sum[windows - 1];
+  P3 acc = window_sum[windows - 1];
   for (int w = static_cast<int>(windows) - 2; w >= 0; --w) {
-    GeP2 t = ge_p3_to_p2(acc);
+    P2 t = ge_p3_to_p2(acc);
     for (unsigned j = 0; j + 1 < c; ++j) t = ge_p1p1_to_p2(ge_p2_dbl(t));
     acc = ge_p1p1_to_p3(ge_p2_dbl(t));
     acc = add(acc, ge_p3_to_cached(window_sum[static_cast<size_t>(w)]));
@@ -124,7 +128,7 @@ GeP3 msm(const std::vector<GeCached>& points, const std::vector<Scalar>& scalars
 }
 
 bool equation_holds(const std::vector<Prepared>& prep, std::span<const size_t> idx, Coefficients& coef) {
-  std::vector<GeCached> points;
+  std::vector<Cached> points;
   std::vector<Scalar> scalars;
   points.reserve(2 * idx.size() + 1);
   scalars.reserve(2 * idx.size() + 1);
@@ -137,9 +141,9 @@ bool equation_holds(const std::vector<Prepared>& prep, std::span<const size_t> i
     points.push_back(prep[i].neg_a);
     scalars.push_back(scalar_mul(z, prep[i].k));
   }
-  points.push_back(ge_p3_to_cached(ge_base()));
+  points.push_back(ge_p3_to_cached(ge_base<F>()));
   scalars.push_back(b_coef);
-  GeP2 t = ge_p3_to_p2(msm(points, scalars));
+  P2 t = ge_p3_to_p2(msm(points, scalars));
   for (int j = 0; j < 3; ++j) t = ge_p1p1_to_p2(ge_p2_dbl(t));
   return ge_p2_is_identity(t);
 }

@@ -4,9 +4,9 @@
 
 namespace zkgpu::ed25519::cpu {
 
-const GePrecomp* base_table() {
-  static const std::array<GePrecomp, BASE_TABLE_SIZE> table = [] {
-    std::array<GePrecomp, BASE_TABLE_SIZE> t{};
+const GePrecomp<HostFe>* base_table() {
+  static const std::array<GePrecomp<HostFe>, BASE_TABLE_SIZE> table = [] {
+    std::array<GePrecomp<HostFe>, BASE_TABLE_SIZE> t{};
     ed25519_base_table(t.data());
     return t;
   }();
@@ -14,7 +14,7 @@ const GePrecomp* base_table() {
 }
 
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode) {
-  const GePrecomp* table = base_table();
+  const GePrecomp<HostFe>* table = base_table();
   const auto n = static_cast<int64_t>(items.size());
   // One verification is ~0.1 ms, so threads pay off from a handful of items; dynamic chunks
   // because message lengths (hashing time) can differ widely.

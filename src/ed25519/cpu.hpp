@@ -8,8 +8,11 @@
 
 namespace zkgpu::ed25519::cpu {
 
+// The host's field representation (five 51-bit limbs; the GPU uses Fe10, see fe25519_10.hpp).
+using HostFe = Fe;
+
 // The process-wide table of odd multiples of B (built on first use, thread-safe).
-const GePrecomp* base_table();
+const GePrecomp<HostFe>* base_table();
 
 // out[i] = verdict of items[i]; lengths are already checked by the caller.
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode);

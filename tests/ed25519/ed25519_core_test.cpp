@@ -2,6 +2,7 @@
 // reference, field laws at the limb-bound edges, point laws, and the base table.
 #include <cstring>
 
+#include "core/ed25519/fe25519_10.hpp"
 #include "core/ed25519/verify.hpp"
 #include "ed25519/cpu.hpp"
 #include "ed25519/ed25519_test_support.hpp"
@@ -62,7 +63,9 @@ TEST(Ed25519Core, FieldLawsAtLimbBounds) {
     EXPECT_TRUE(fe_equal(fe_sq(fe_add(a, b)), fe_mul(fe_add(a, b), fe_add(a, b))));
     EXPECT_TRUE(fe_equal(fe_sub(fe_add(a, b), b), a));
     EXPECT_TRUE(fe_equal(fe_sub(a, fe_add(b, c)), fe_sub(fe_sub(a, b), c)));
-    if (!fe_is_zero(a)) EXPECT_TRUE(fe_equal(fe_mul(fe_invert(a), a), fe_one()));
+    if (!fe_is_zero(a)) {
+      EXPECT_TRUE(fe_equal(fe_mul(fe_invert(a), a), fe_one()));
+    }
   }
   EXPECT_TRUE(fe_equal(fe_sq(fe_sqrtm1()), fe_neg(fe_one())));
   // 2^255 - 19 + 5 decodes (leniently) as 5 and encodes canonically.
@@ -77,25 +80,79 @@ TEST(Ed25519Core, FieldLawsAtLimbBounds) {
 }
 
 TEST(Ed25519Core, BaseTableAndScalarMultiplication) {
-  const GePrecomp* t = cpu::base_table();
+  using F = cpu::HostFe;
+  const GePrecomp<F>* t = cpu::base_table();
   // [L]B = O through the double-scalar multiplication ([L - 1]B + [1]B).
   auto lm1 = test::group_order_le();
   lm1[0] -= 1;
   uint8_t one[32] = {1};
-  const GeP3 q = ge_double_scalarmult_vartime(one, ge_base(), lm1.data(), t);
+  const GeP3<F> q = ge_double_scalarmult_vartime(one, ge_base<F>(), lm1.data(), t);
   EXPECT_TRUE(ge_p2_is_identity(ge_p3_to_p2(q)));
   // B encodes as 5866...66 (RFC 8032).
   uint8_t enc[32];
-  ge_p2_tobytes(enc, ge_p3_to_p2(ge_base()));
+  ge_p2_tobytes(enc, ge_p3_to_p2(ge_base<F>()));
   EXPECT_EQ(enc[0], 0x58);
   for (int i = 1; i < 32; ++i) EXPECT_EQ(enc[i], 0x66);
-  GeP3 decoded;
+  GeP3<F> decoded;
   ASSERT_TRUE(ge_frombytes(decoded, enc, {true, true}));
   EXPECT_FALSE(ge_has_small_order(decoded));
   // The identity (y = 1) has small order; so does (0, -1).
   uint8_t id[32] = {1};
   ASSERT_TRUE(ge_frombytes(decoded, id, {true, true}));
   EXPECT_TRUE(ge_has_small_order(decoded));
+}
+
+// The GPU's 10-limb field gives the 51-bit field's values, also on sums (the widest inputs).
+TEST(Ed25519Core, TenLimbFieldEqualsFiftyOneBitField) {
+  test::Rng rng(23);
+  auto random_fe = [&] {
+    Fe a;
+    for (auto& l : a.v) l = rng.u32() % 4 == 0 ? FE_MASK51 : rng.gen() & FE_MASK51;  // often all-ones limbs
+    return a;
+  };
+  auto same = [](const Fe10& x, const Fe& y) {
+    uint8_t a[32], b[32];
+    fe_tobytes(a, x);
+    fe_tobytes(b, y);
+    return std::memcmp(a, b, 32) == 0;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const Fe a = random_fe(), b = random_fe(), c = random_fe();
+    const Fe10 a10 = fe_from51<Fe10>(a), b10 = fe_from51<Fe10>(b), c10 = fe_from51<Fe10>(c);
+    ASSERT_TRUE(same(a10, a));
+    ASSERT_TRUE(same(fe_mul(a10, b10), fe_mul(a, b))) << i;
+    ASSERT_TRUE(same(fe_sq(a10), fe_sq(a))) << i;
+    ASSERT_TRUE(same(fe_mul(fe_add(a10, b10), fe_add(c10, a10)), fe_mul(fe_add(a, b), fe_add(c, a)))) << i;
+    ASSERT_TRUE(same(fe_sub(fe_add(a10, b10), fe_add(c10, c10)), fe_sub(fe_add(a, b), fe_add(c, c)))) << i;
+    ASSERT_TRUE(same(fe_neg(a10), fe_neg(a))) << i;
+  }
+  const Fe x = random_fe();
+  EXPECT_TRUE(same(fe_invert(fe_from51<Fe10>(x)), fe_invert(x)));
+  EXPECT_TRUE(same(fe_pow22523(fe_from51<Fe10>(x)), fe_pow22523(x)));
+}
+
+// The whole verifier over the GPU's field, run on the host: every labelled edge case and the
+// SUPERCOP answers in every mode, so the device arithmetic is checked without a GPU.
+TEST(Ed25519Core, VerifierOverTenLimbFieldMatchesLabels) {
+  GePrecomp<Fe10> table[BASE_TABLE_SIZE];
+  ed25519_base_table(table);
+  const auto j = test::load_vectors("ed25519/edge_cases_labelled_by_semantics.json");
+  const std::pair<VerifyMode, const char*> cols[] = {{VerifyMode::Openssl, "go_openssl_boringssl_dalek_verify"},
+                                                     {VerifyMode::Strict, "dalek_verify_strict"},
+                                                     {VerifyMode::Zip215, "zip215_zebra_consensus"}};
+  size_t checked = 0;
+  for (const auto& v : j) {
+    const auto pk = test::unhex(v["pk"]), sig = test::unhex(v["sig"]), msg = test::unhex(v["msg"]);
+    if (pk.size() != 32 || sig.size() != 64) continue;
+    for (const auto& [m, col] : cols) {
+      ASSERT_EQ(ed25519_verify(m, pk.data(), sig.data(), msg.data(), msg.size(), table), v["results"][col].get<bool>())
+          << v["set"] << " " << v["id"] << " " << col;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 3000u);
+  for (const auto& c : test::supercop_cases())
+    ASSERT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table)) << c.name;
 }
 
 }  // namespace

@@ -183,7 +183,9 @@ TEST(Ed25519Vectors, SpeccheckRowsAndLibsodiumCasesCovered) {
       const bool want = match >= 0 ? row[static_cast<size_t>(match)] == 'V' : false;
       EXPECT_EQ(ed25519_verify(pk, sig, msg, m), want) << "libsodium vector " << v["index"] << " " << to_string(m);
     }
-    if (match < 0) EXPECT_EQ(v["index"], 7);
+    if (match < 0) {
+      EXPECT_EQ(v["index"], 7);
+    }
   }
 }
 

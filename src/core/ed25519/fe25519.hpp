@@ -101,12 +101,6 @@ ZKGPU_FE_INLINE Fe fe_sq(const Fe& a) {
   return r;
 }
 
-ZKGPU_HD Fe fe_sq_n(Fe a, int n) {
-  ZKGPU_NO_UNROLL
-  for (int i = 0; i < n; ++i) a = fe_sq(a);
-  return a;
-}
-
 // Low 255 bits of 32 little-endian bytes; bit 255 (the x sign in point encodings) is ignored.
 // A value y >= p is accepted here and behaves as y mod p (lenient decoders rely on that).
 ZKGPU_HD Fe fe_frombytes(const uint8_t s[32]) {
@@ -150,61 +144,6 @@ ZKGPU_HD void fe_tobytes(uint8_t out[32], Fe a) {
   for (int i = 0; i < 4; ++i)
     ZKGPU_UNROLL
     for (int j = 0; j < 8; ++j) out[8 * i + j] = static_cast<uint8_t>(w[i] >> (8 * j));
-}
-
-ZKGPU_HD bool fe_is_zero(const Fe& a) {
-  uint8_t s[32];
-  fe_tobytes(s, a);
-  uint8_t acc = 0;
-  for (int i = 0; i < 32; ++i) acc |= s[i];
-  return acc == 0;
-}
-
-ZKGPU_HD bool fe_equal(const Fe& a, const Fe& b) { return fe_is_zero(fe_sub(a, b)); }
-
-// The "sign" of x in point encodings: the low bit of its canonical value.
-ZKGPU_HD int fe_is_negative(const Fe& a) {
-  uint8_t s[32];
-  fe_tobytes(s, a);
-  return s[0] & 1;
-}
-
-// z^(2^250 - 1) and z^11, the common prefix of the inversion and square-root chains (ref10).
-ZKGPU_HD void fe_pow_2_250_1(const Fe& z, Fe& z_250_1, Fe& z11) {
-  Fe t0 = fe_sq(z);                // 2
-  Fe t1 = fe_sq_n(t0, 2);          // 8
-  t1 = fe_mul(z, t1);              // 9
-  z11 = fe_mul(t0, t1);            // 11
-  t0 = fe_sq(z11);                 // 22
-  t0 = fe_mul(t1, t0);             // 2^5 - 1
-  t1 = fe_sq_n(t0, 5);
-  t0 = fe_mul(t1, t0);             // 2^10 - 1
-  t1 = fe_sq_n(t0, 10);
-  t1 = fe_mul(t1, t0);             // 2^20 - 1
-  Fe t2 = fe_sq_n(t1, 20);
-  t1 = fe_mul(t2, t1);             // 2^40 - 1
-  t1 = fe_sq_n(t1, 10);
-  t0 = fe_mul(t1, t0);             // 2^50 - 1
-  t1 = fe_sq_n(t0, 50);
-  t1 = fe_mul(t1, t0);             // 2^100 - 1
-  t2 = fe_sq_n(t1, 100);
-  t1 = fe_mul(t2, t1);             // 2^200 - 1
-  t1 = fe_sq_n(t1, 50);
-  z_250_1 = fe_mul(t1, t0);        // 2^250 - 1
-}
-
-// z^(p - 2) = z^(2^255 - 21): the inverse (0 maps to 0).
-ZKGPU_HD Fe fe_invert(const Fe& z) {
-  Fe a, z11;
-  fe_pow_2_250_1(z, a, z11);
-  return fe_mul(fe_sq_n(a, 5), z11);
-}
-
-// z^((p - 5) / 8) = z^(2^252 - 3), used by point decompression (RFC 8032 section 5.1.3).
-ZKGPU_HD Fe fe_pow22523(const Fe& z) {
-  Fe a, z11;
-  fe_pow_2_250_1(z, a, z11);
-  return fe_mul(fe_sq_n(a, 2), z);
 }
 
 }  // namespace zkgpu::ed25519

@@ -7,71 +7,86 @@
 
 #include "core/common.hpp"
 #include "core/ed25519/fe25519.hpp"
+#include "core/ed25519/fe_generic.hpp"
 
 namespace zkgpu::ed25519 {
 
+template <class F>
 struct GeP2 {
-  Fe X, Y, Z;
+  F X, Y, Z;
 };
+template <class F>
 struct GeP3 {
-  Fe X, Y, Z, T;
+  F X, Y, Z, T;
 };
+template <class F>
 struct GeP1P1 {
-  Fe X, Y, Z, T;
+  F X, Y, Z, T;
 };
+template <class F>
 struct GeCached {
-  Fe YplusX, YminusX, Z, T2d;
+  F YplusX, YminusX, Z, T2d;
 };
+template <class F>
 struct GePrecomp {
-  Fe yplusx, yminusx, xy2d;
+  F yplusx, yminusx, xy2d;
 };
 
-ZKGPU_HD GeP3 ge_identity() { return GeP3{fe_zero(), fe_one(), fe_one(), fe_zero()}; }
+template <class F>
+ZKGPU_HD GeP3<F> ge_identity() { return GeP3<F>{f_zero<F>(), f_one<F>(), f_one<F>(), f_zero<F>()}; }
 
 // The base point B (y = 4/5, x even).
-ZKGPU_HD GeP3 ge_base() {
-  GeP3 b;
-  b.X = Fe{{0x62d608f25d51aull, 0x412a4b4f6592aull, 0x75b7171a4b31dull, 0x1ff60527118feull, 0x216936d3cd6e5ull}};
-  b.Y = Fe{{0x6666666666658ull, 0x4ccccccccccccull, 0x1999999999999ull, 0x3333333333333ull, 0x6666666666666ull}};
-  b.Z = fe_one();
+template <class F>
+ZKGPU_HD GeP3<F> ge_base() {
+  GeP3<F> b;
+  b.X = fe_from51<F>(Fe{{0x62d608f25d51aull, 0x412a4b4f6592aull, 0x75b7171a4b31dull, 0x1ff60527118feull, 0x216936d3cd6e5ull}});
+  b.Y = fe_from51<F>(Fe{{0x6666666666658ull, 0x4ccccccccccccull, 0x1999999999999ull, 0x3333333333333ull, 0x6666666666666ull}});
+  b.Z = f_one<F>();
   b.T = fe_mul(b.X, b.Y);
   return b;
 }
 
-ZKGPU_HD GeP2 ge_p1p1_to_p2(const GeP1P1& p) { return GeP2{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T)}; }
-ZKGPU_HD GeP3 ge_p1p1_to_p3(const GeP1P1& p) {
-  return GeP3{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T), fe_mul(p.X, p.Y)};
+template <class F>
+ZKGPU_HD GeP2<F> ge_p1p1_to_p2(const GeP1P1<F>& p) { return GeP2<F>{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T)}; }
+template <class F>
+ZKGPU_HD GeP3<F> ge_p1p1_to_p3(const GeP1P1<F>& p) {
+  return GeP3<F>{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T), fe_mul(p.X, p.Y)};
 }
-ZKGPU_HD GeP2 ge_p3_to_p2(const GeP3& p) { return GeP2{p.X, p.Y, p.Z}; }
-ZKGPU_HD GeCached ge_p3_to_cached(const GeP3& p) {
-  return GeCached{fe_add(p.Y, p.X), fe_sub(p.Y, p.X), p.Z, fe_mul(p.T, fe_d2())};
+template <class F>
+ZKGPU_HD GeP2<F> ge_p3_to_p2(const GeP3<F>& p) { return GeP2<F>{p.X, p.Y, p.Z}; }
+template <class F>
+ZKGPU_HD GeCached<F> ge_p3_to_cached(const GeP3<F>& p) {
+  return GeCached<F>{fe_add(p.Y, p.X), fe_sub(p.Y, p.X), p.Z, fe_mul(p.T, f_d2<F>())};
 }
 
-ZKGPU_HD GeP1P1 ge_p2_dbl(const GeP2& p) {
-  GeP1P1 r;
+template <class F>
+ZKGPU_HD GeP1P1<F> ge_p2_dbl(const GeP2<F>& p) {
+  GeP1P1<F> r;
   r.X = fe_sq(p.X);
   r.Z = fe_sq(p.Y);
-  const Fe zz = fe_sq(p.Z);
+  const F zz = fe_sq(p.Z);
   r.T = fe_add(zz, zz);
-  const Fe xy = fe_add(p.X, p.Y);
-  const Fe t0 = fe_sq(xy);
+  const F xy = fe_add(p.X, p.Y);
+  const F t0 = fe_sq(xy);
   r.Y = fe_add(r.Z, r.X);
   r.Z = fe_sub(r.Z, r.X);
   r.X = fe_sub(t0, r.Y);
   r.T = fe_sub(r.T, r.Z);
   return r;
 }
-ZKGPU_HD GeP1P1 ge_p3_dbl(const GeP3& p) { return ge_p2_dbl(ge_p3_to_p2(p)); }
+template <class F>
+ZKGPU_HD GeP1P1<F> ge_p3_dbl(const GeP3<F>& p) { return ge_p2_dbl(ge_p3_to_p2(p)); }
 
 // p + q (sub = false) or p - q (sub = true).
-ZKGPU_HD GeP1P1 ge_add_cached(const GeP3& p, const GeCached& q, bool sub) {
-  GeP1P1 r;
-  const Fe a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
-  const Fe A = fe_mul(a, sub ? q.YminusX : q.YplusX);
-  const Fe B = fe_mul(b, sub ? q.YplusX : q.YminusX);
-  const Fe C = fe_mul(q.T2d, p.T);
-  const Fe zz = fe_mul(p.Z, q.Z);
-  const Fe D = fe_add(zz, zz);
+template <class F>
+ZKGPU_HD GeP1P1<F> ge_add_cached(const GeP3<F>& p, const GeCached<F>& q, bool sub) {
+  GeP1P1<F> r;
+  const F a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
+  const F A = fe_mul(a, sub ? q.YminusX : q.YplusX);
+  const F B = fe_mul(b, sub ? q.YplusX : q.YminusX);
+  const F C = fe_mul(q.T2d, p.T);
+  const F zz = fe_mul(p.Z, q.Z);
+  const F D = fe_add(zz, zz);
   r.X = fe_sub(A, B);
   r.Y = fe_add(A, B);
   r.Z = sub ? fe_sub(D, C) : fe_add(D, C);
@@ -79,13 +94,14 @@ ZKGPU_HD GeP1P1 ge_add_cached(const GeP3& p, const GeCached& q, bool sub) {
   return r;
 }
 
-ZKGPU_HD GeP1P1 ge_add_precomp(const GeP3& p, const GePrecomp& q, bool sub) {
-  GeP1P1 r;
-  const Fe a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
-  const Fe A = fe_mul(a, sub ? q.yminusx : q.yplusx);
-  const Fe B = fe_mul(b, sub ? q.yplusx : q.yminusx);
-  const Fe C = fe_mul(q.xy2d, p.T);
-  const Fe D = fe_add(p.Z, p.Z);
+template <class F>
+ZKGPU_HD GeP1P1<F> ge_add_precomp(const GeP3<F>& p, const GePrecomp<F>& q, bool sub) {
+  GeP1P1<F> r;
+  const F a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
+  const F A = fe_mul(a, sub ? q.yminusx : q.yplusx);
+  const F B = fe_mul(b, sub ? q.yplusx : q.yminusx);
+  const F C = fe_mul(q.xy2d, p.T);
+  const F D = fe_add(p.Z, p.Z);
   r.X = fe_sub(A, B);
   r.Y = fe_add(A, B);
   r.Z = sub ? fe_sub(D, C) : fe_add(D, C);
@@ -93,25 +109,29 @@ ZKGPU_HD GeP1P1 ge_add_precomp(const GeP3& p, const GePrecomp& q, bool sub) {
   return r;
 }
 
-ZKGPU_HD GePrecomp ge_p3_to_precomp(const GeP3& p) {  // one inversion: for fixed tables only
-  const Fe zi = fe_invert(p.Z);
-  const Fe x = fe_mul(p.X, zi), y = fe_mul(p.Y, zi);
-  return GePrecomp{fe_add(y, x), fe_sub(y, x), fe_mul(fe_mul(x, y), fe_d2())};
+template <class F>
+ZKGPU_HD GePrecomp<F> ge_p3_to_precomp(const GeP3<F>& p) {  // one inversion: for fixed tables only
+  const F zi = fe_invert(p.Z);
+  const F x = fe_mul(p.X, zi), y = fe_mul(p.Y, zi);
+  return GePrecomp<F>{fe_add(y, x), fe_sub(y, x), fe_mul(fe_mul(x, y), f_d2<F>())};
 }
 
-ZKGPU_HD void ge_p2_tobytes(uint8_t out[32], const GeP2& p) {
-  const Fe zi = fe_invert(p.Z);
-  const Fe x = fe_mul(p.X, zi), y = fe_mul(p.Y, zi);
+template <class F>
+ZKGPU_HD void ge_p2_tobytes(uint8_t out[32], const GeP2<F>& p) {
+  const F zi = fe_invert(p.Z);
+  const F x = fe_mul(p.X, zi), y = fe_mul(p.Y, zi);
   fe_tobytes(out, y);
   out[31] ^= static_cast<uint8_t>(fe_is_negative(x) << 7);
 }
 
 // Projective identity test: X = 0 and Y = Z.
-ZKGPU_HD bool ge_p2_is_identity(const GeP2& p) { return fe_is_zero(p.X) && fe_equal(p.Y, p.Z); }
+template <class F>
+ZKGPU_HD bool ge_p2_is_identity(const GeP2<F>& p) { return fe_is_zero(p.X) && fe_equal(p.Y, p.Z); }
 
 // [8]P = O, i.e. P is one of the 8 torsion points.
-ZKGPU_HD bool ge_has_small_order(const GeP3& p) {
-  GeP2 q = ge_p3_to_p2(p);
+template <class F>
+ZKGPU_HD bool ge_has_small_order(const GeP3<F>& p) {
+  GeP2<F> q = ge_p3_to_p2(p);
   for (int i = 0; i < 3; ++i) q = ge_p1p1_to_p2(ge_p2_dbl(q));
   return ge_p2_is_identity(q);
 }
@@ -123,7 +143,8 @@ struct DecodeRules {
 };
 
 // Decodes s into p; false when s is not a point under the rules.
-ZKGPU_HD bool ge_frombytes(GeP3& p, const uint8_t s[32], DecodeRules rules) {
+template <class F>
+ZKGPU_HD bool ge_frombytes(GeP3<F>& p, const uint8_t s[32], DecodeRules rules) {
   if (rules.reject_noncanonical_y) {
     // y >= p iff the low 255 bits are 2^255 - 19 .. 2^255 - 1.
     bool high_all_ones = (s[31] & 0x7f) == 0x7f && s[0] >= 0xed;
@@ -131,24 +152,24 @@ ZKGPU_HD bool ge_frombytes(GeP3& p, const uint8_t s[32], DecodeRules rules) {
     if (high_all_ones) return false;
   }
   const int sign = s[31] >> 7;
-  const Fe y = fe_frombytes(s);
-  const Fe yy = fe_sq(y);
-  const Fe u = fe_sub(yy, fe_one());          // y^2 - 1
-  const Fe v = fe_add(fe_mul(yy, fe_d()), fe_one());  // d y^2 + 1
-  const Fe v3 = fe_mul(fe_sq(v), v);
-  const Fe uv7 = fe_mul(fe_mul(fe_sq(v3), v), u);
-  Fe x = fe_mul(fe_mul(fe_pow22523(uv7), v3), u);  // u v^3 (u v^7)^((p-5)/8)
-  const Fe vxx = fe_mul(fe_sq(x), v);
+  const F y = f_frombytes<F>(s);
+  const F yy = fe_sq(y);
+  const F u = fe_sub(yy, f_one<F>());          // y^2 - 1
+  const F v = fe_add(fe_mul(yy, f_d<F>()), f_one<F>());  // d y^2 + 1
+  const F v3 = fe_mul(fe_sq(v), v);
+  const F uv7 = fe_mul(fe_mul(fe_sq(v3), v), u);
+  F x = fe_mul(fe_mul(fe_pow22523(uv7), v3), u);  // u v^3 (u v^7)^((p-5)/8)
+  const F vxx = fe_mul(fe_sq(x), v);
   if (!fe_equal(vxx, u)) {
     if (!fe_equal(vxx, fe_neg(u))) return false;
-    x = fe_mul(x, fe_sqrtm1());
+    x = fe_mul(x, f_sqrtm1<F>());
   }
   const bool x_zero = fe_is_zero(x);
   if (x_zero && sign && rules.reject_negative_zero) return false;
   if (!x_zero && fe_is_negative(x) != sign) x = fe_neg(x);
   p.X = x;
   p.Y = y;
-  p.Z = fe_one();
+  p.Z = f_one<F>();
   p.T = fe_mul(x, y);
   return true;
 }

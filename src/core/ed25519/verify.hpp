@@ -6,6 +6,7 @@
 
 #include "core/common.hpp"
 #include "core/ed25519/fe25519.hpp"
+#include "core/ed25519/fe_generic.hpp"
 #include "core/ed25519/point.hpp"
 #include "core/ed25519/scalar.hpp"
 #include "core/ed25519/sha512.hpp"
@@ -26,10 +27,11 @@ inline constexpr int POINT_TABLE_SIZE = 1 << (POINT_WINDOW - 2);
 
 // The fixed table of odd multiples of B, affine (one inversion each; built once per process on
 // the host and uploaded once per device).
-inline void ed25519_base_table(GePrecomp out[BASE_TABLE_SIZE]) {
-  const GeP3 b = ge_base();
-  const GeCached b2 = ge_p3_to_cached(ge_p1p1_to_p3(ge_p3_dbl(b)));
-  GeP3 cur = b;
+template <class F>
+inline void ed25519_base_table(GePrecomp<F> out[BASE_TABLE_SIZE]) {
+  const GeP3<F> b = ge_base<F>();
+  const GeCached<F> b2 = ge_p3_to_cached(ge_p1p1_to_p3(ge_p3_dbl(b)));
+  GeP3<F> cur = b;
   for (int i = 0; i < BASE_TABLE_SIZE; ++i) {
     out[i] = ge_p3_to_precomp(cur);
     cur = ge_p1p1_to_p3(ge_add_cached(cur, b2, false));
@@ -37,30 +39,31 @@ inline void ed25519_base_table(GePrecomp out[BASE_TABLE_SIZE]) {
 }
 
 // [a]P + [b]B for scalars a, b < 2^255, variable time (all inputs are public), as an extended point.
-ZKGPU_HD GeP3 ge_double_scalarmult_vartime(const uint8_t a[32], const GeP3& p, const uint8_t b[32],
-                                           const GePrecomp* base_table) {
+template <class F>
+ZKGPU_HD GeP3<F> ge_double_scalarmult_vartime(const uint8_t a[32], const GeP3<F>& p, const uint8_t b[32],
+                                           const GePrecomp<F>* base_table) {
   int8_t aslide[256], bslide[256];
   scalar_slide(aslide, a, POINT_WINDOW);
   scalar_slide(bslide, b, BASE_WINDOW);
 
-  GeCached pi[POINT_TABLE_SIZE];  // P, 3P, ..., 15P
+  GeCached<F> pi[POINT_TABLE_SIZE];  // P, 3P, ..., 15P
   pi[0] = ge_p3_to_cached(p);
-  const GeP3 p2 = ge_p1p1_to_p3(ge_p3_dbl(p));
+  const GeP3<F> p2 = ge_p1p1_to_p3(ge_p3_dbl(p));
   for (int i = 1; i < POINT_TABLE_SIZE; ++i) pi[i] = ge_p3_to_cached(ge_p1p1_to_p3(ge_add_cached(p2, pi[i - 1], false)));
 
   int i = 255;
   while (i >= 0 && !aslide[i] && !bslide[i]) --i;
-  if (i < 0) return ge_identity();
-  GeP2 r = ge_p3_to_p2(ge_identity());
-  GeP1P1 t;
+  if (i < 0) return ge_identity<F>();
+  GeP2<F> r = ge_p3_to_p2(ge_identity<F>());
+  GeP1P1<F> t;
   for (; i >= 0; --i) {
     t = ge_p2_dbl(r);
     if (aslide[i]) {
-      const GeP3 u = ge_p1p1_to_p3(t);
+      const GeP3<F> u = ge_p1p1_to_p3(t);
       t = ge_add_cached(u, pi[(aslide[i] > 0 ? aslide[i] : -aslide[i]) / 2], aslide[i] < 0);
     }
     if (bslide[i]) {
-      const GeP3 u = ge_p1p1_to_p3(t);
+      const GeP3<F> u = ge_p1p1_to_p3(t);
       t = ge_add_precomp(u, base_table[(bslide[i] > 0 ? bslide[i] : -bslide[i]) / 2], bslide[i] < 0);
     }
     if (i > 0) r = ge_p1p1_to_p2(t);
@@ -82,7 +85,8 @@ ZKGPU_HD Scalar ed25519_challenge(const uint8_t r[32], const uint8_t a[32], cons
 
 // Every check before the curve equation: S < L, decodings, small-order rules. Fills A (and R
 // where the mode needs it as a point).
-ZKGPU_HD bool ed25519_precheck(VerifyMode mode, const uint8_t pk[32], const uint8_t sig[64], GeP3& a, GeP3& r) {
+template <class F>
+ZKGPU_HD bool ed25519_precheck(VerifyMode mode, const uint8_t pk[32], const uint8_t sig[64], GeP3<F>& a, GeP3<F>& r) {
   if (!scalar_is_canonical(sig + 32)) return false;
   // All three modes decode leniently (y taken mod p, x = 0 with the sign bit accepted); what
   // differs is whether R is decoded at all and which orders are allowed.
@@ -96,16 +100,17 @@ ZKGPU_HD bool ed25519_precheck(VerifyMode mode, const uint8_t pk[32], const uint
 
 // The curve equation once k is known. Cofactorless modes compare encode([S]B - [k]A) with the
 // R bytes; Zip215 checks [8]([S]B - [k]A - R) = O.
-ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP3& a, const GeP3& r, const Scalar& k,
-                               const GePrecomp* base_table) {
-  GeP3 neg_a = a;
+template <class F>
+ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP3<F>& a, const GeP3<F>& r, const Scalar& k,
+                               const GePrecomp<F>* base_table) {
+  GeP3<F> neg_a = a;
   neg_a.X = fe_neg(a.X);
   neg_a.T = fe_neg(a.T);
   uint8_t kb[32];
   scalar_to_bytes(kb, k);
-  const GeP3 q = ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table);
+  const GeP3<F> q = ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table);
   if (mode == VerifyMode::Zip215) {
-    GeP2 d = ge_p1p1_to_p2(ge_add_cached(q, ge_p3_to_cached(r), true));
+    GeP2<F> d = ge_p1p1_to_p2(ge_add_cached(q, ge_p3_to_cached(r), true));
     for (int i = 0; i < 3; ++i) d = ge_p1p1_to_p2(ge_p2_dbl(d));
     return ge_p2_is_identity(d);
   }
@@ -116,9 +121,10 @@ ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP
   return diff == 0;
 }
 
+template <class F>
 ZKGPU_HD bool ed25519_verify(VerifyMode mode, const uint8_t pk[32], const uint8_t sig[64], const uint8_t* msg, size_t len,
-                             const GePrecomp* base_table) {
-  GeP3 a, r;
+                             const GePrecomp<F>* base_table) {
+  GeP3<F> a, r;
   if (!ed25519_precheck(mode, pk, sig, a, r)) return false;
   const Scalar k = ed25519_challenge(sig, pk, msg, len);
   return ed25519_equation(mode, sig, a, r, k, base_table);

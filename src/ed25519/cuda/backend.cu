@@ -40,12 +40,12 @@ struct Slot {
 };
 
 struct Context {
-  DeviceBuffer<GePrecomp> table{BASE_TABLE_SIZE};
+  DeviceBuffer<GePrecomp<DeviceFe>> table{BASE_TABLE_SIZE};
   std::array<Slot, NUM_SLOTS> slots;
   bool poison = false;
 
   Context() {
-    GePrecomp host[BASE_TABLE_SIZE];
+    GePrecomp<DeviceFe> host[BASE_TABLE_SIZE];
     ed25519_base_table(host);
     table.upload(host, BASE_TABLE_SIZE);
     ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/ed25519/fe25519_10.hpp"
 #include "core/ed25519/verify.hpp"
 
 namespace zkgpu::ed25519::cuda {
@@ -19,10 +20,13 @@ struct ChunkLayout {
   ZKGPU_HD size_t bytes() const { return 112 * n + msg_bytes; }
 };
 
+// The device's field representation: 32-bit limbs (native 32 x 32 -> 64 multiply-adds).
+using DeviceFe = Fe10;
+
 inline constexpr int VERIFY_BLOCK = 128;
 
 __global__ void __launch_bounds__(VERIFY_BLOCK)
-    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, const GePrecomp* __restrict__ base_table,
+    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, const GePrecomp<DeviceFe>* __restrict__ base_table,
                           VerifyMode mode, uint8_t* __restrict__ out) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
