@@ -98,27 +98,47 @@ ZKGPU_HD bool ed25519_precheck(VerifyMode mode, const uint8_t pk[32], const uint
   return true;
 }
 
-// The curve equation once k is known. Cofactorless modes compare encode([S]B - [k]A) with the
-// R bytes; Zip215 checks [8]([S]B - [k]A - R) = O.
+// [S]B - [k]A, the point the equation compares with R.
 template <class F>
-ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP3<F>& a, const GeP3<F>& r, const Scalar& k,
-                               const GePrecomp<F>* base_table) {
+ZKGPU_HD GeP3<F> ed25519_sb_minus_ka(const uint8_t sig[64], const GeP3<F>& a, const Scalar& k,
+                                     const GePrecomp<F>* base_table) {
   GeP3<F> neg_a = a;
   neg_a.X = fe_neg(a.X);
   neg_a.T = fe_neg(a.T);
   uint8_t kb[32];
   scalar_to_bytes(kb, k);
-  const GeP3<F> q = ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table);
-  if (mode == VerifyMode::Zip215) {
-    GeP2<F> d = ge_p1p1_to_p2(ge_add_cached(q, ge_p3_to_cached(r), true));
-    for (int i = 0; i < 3; ++i) d = ge_p1p1_to_p2(ge_p2_dbl(d));
-    return ge_p2_is_identity(d);
-  }
+  return ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table);
+}
+
+// Cofactorless check: encode(q) == the R bytes, given z_inv = 1/q.Z (callers may batch the
+// inversions of many signatures).
+template <class F>
+ZKGPU_HD bool ed25519_encoding_matches(const GeP3<F>& q, const F& z_inv, const uint8_t r_bytes[32]) {
+  const F x = fe_mul(q.X, z_inv), y = fe_mul(q.Y, z_inv);
   uint8_t enc[32];
-  ge_p2_tobytes(enc, ge_p3_to_p2(q));
+  fe_tobytes(enc, y);
+  enc[31] ^= static_cast<uint8_t>(fe_is_negative(x) << 7);
   uint8_t diff = 0;
-  for (int i = 0; i < 32; ++i) diff |= enc[i] ^ sig[i];
+  for (int i = 0; i < 32; ++i) diff |= enc[i] ^ r_bytes[i];
   return diff == 0;
+}
+
+// Cofactored check: [8](q - R) = O.
+template <class F>
+ZKGPU_HD bool ed25519_cofactored_matches(const GeP3<F>& q, const GeP3<F>& r) {
+  GeP2<F> d = ge_p1p1_to_p2(ge_add_cached(q, ge_p3_to_cached(r), true));
+  for (int i = 0; i < 3; ++i) d = ge_p1p1_to_p2(ge_p2_dbl(d));
+  return ge_p2_is_identity(d);
+}
+
+// The curve equation once k is known. Cofactorless modes compare encode([S]B - [k]A) with the
+// R bytes; Zip215 checks [8]([S]B - [k]A - R) = O.
+template <class F>
+ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP3<F>& a, const GeP3<F>& r, const Scalar& k,
+                               const GePrecomp<F>* base_table) {
+  const GeP3<F> q = ed25519_sb_minus_ka(sig, a, k, base_table);
+  if (mode == VerifyMode::Zip215) return ed25519_cofactored_matches(q, r);
+  return ed25519_encoding_matches(q, fe_invert(q.Z), sig);
 }
 
 template <class F>
