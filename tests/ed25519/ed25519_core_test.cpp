@@ -155,5 +155,37 @@ TEST(Ed25519Core, VerifierOverTenLimbFieldMatchesLabels) {
     ASSERT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table)) << c.name;
 }
 
+// A product policy other than the serial one (squares as products, operands swapped, like the
+// GPU lanes' generic product) gives the same points: the formulas depend only on o[i] = a[i] b[i].
+struct SwappedMul {
+  template <int N>
+  void mul(Fe10* o, const Fe10* a, const Fe10* b) const {
+    for (int i = N - 1; i >= 0; --i) o[i] = fe_mul(b[i], a[i]);
+  }
+  template <int N>
+  void sq(Fe10* o, const Fe10* a) const {
+    for (int i = 0; i < N; ++i) o[i] = fe_mul(a[i], a[i]);
+  }
+};
+
+TEST(Ed25519Core, ProductPolicyDoesNotChangeResults) {
+  GePrecomp<Fe10> table[BASE_TABLE_SIZE];
+  ed25519_base_table(table);
+  test::Rng rng(24);
+  for (const auto& c : test::supercop_cases("ed25519/dalek_TESTVECTORS")) {
+    GeP3<Fe10> a, r;
+    ASSERT_TRUE(ed25519_precheck(VerifyMode::Openssl, c.pk.data(), c.sig.data(), a, r));
+    uint8_t k[32];
+    for (auto& x : k) x = static_cast<uint8_t>(rng.u32());
+    k[31] &= 0x7f;
+    uint8_t e1[32], e2[32];
+    ge_p2_tobytes(e1, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table)));
+    ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table, SwappedMul{})));
+    ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << c.name;
+    EXPECT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table,
+                               SwappedMul{}));
+  }
+}
+
 }  // namespace
 }  // namespace zkgpu

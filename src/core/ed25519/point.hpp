@@ -46,11 +46,37 @@ ZKGPU_HD GeP3<F> ge_base() {
   return b;
 }
 
+// How the independent field products inside one point operation are computed: one after the
+// other (SerialMul, the CPU and the one-thread-per-signature kernel), or one per lane by a group
+// of GPU lanes that then exchange the results (LaneMul in src/ed25519/cuda). mul<N> computes
+// o[i] = a[i] b[i] and sq<N> o[i] = a[i]^2 for i < N <= 4; the formulas below are written once.
 template <class F>
-ZKGPU_HD GeP2<F> ge_p1p1_to_p2(const GeP1P1<F>& p) { return GeP2<F>{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T)}; }
-template <class F>
-ZKGPU_HD GeP3<F> ge_p1p1_to_p3(const GeP1P1<F>& p) {
-  return GeP3<F>{fe_mul(p.X, p.T), fe_mul(p.Y, p.Z), fe_mul(p.Z, p.T), fe_mul(p.X, p.Y)};
+struct SerialMul {
+  template <int N>
+  ZKGPU_HD void mul(F* o, const F* a, const F* b) const {
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) o[i] = fe_mul(a[i], b[i]);
+  }
+  template <int N>
+  ZKGPU_HD void sq(F* o, const F* a) const {
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) o[i] = fe_sq(a[i]);
+  }
+};
+
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP2<F> ge_p1p1_to_p2(const GeP1P1<F>& p, const M& m = M{}) {
+  const F a[3] = {p.X, p.Y, p.Z}, b[3] = {p.T, p.Z, p.T};
+  F o[3];
+  m.template mul<3>(o, a, b);
+  return GeP2<F>{o[0], o[1], o[2]};
+}
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP3<F> ge_p1p1_to_p3(const GeP1P1<F>& p, const M& m = M{}) {
+  const F a[4] = {p.X, p.Y, p.Z, p.X}, b[4] = {p.T, p.Z, p.T, p.Y};
+  F o[4];
+  m.template mul<4>(o, a, b);
+  return GeP3<F>{o[0], o[1], o[2], o[3]};
 }
 template <class F>
 ZKGPU_HD GeP2<F> ge_p3_to_p2(const GeP3<F>& p) { return GeP2<F>{p.X, p.Y, p.Z}; }
@@ -59,53 +85,50 @@ ZKGPU_HD GeCached<F> ge_p3_to_cached(const GeP3<F>& p) {
   return GeCached<F>{fe_add(p.Y, p.X), fe_sub(p.Y, p.X), p.Z, fe_mul(p.T, f_d2<F>())};
 }
 
-template <class F>
-ZKGPU_HD GeP1P1<F> ge_p2_dbl(const GeP2<F>& p) {
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP1P1<F> ge_p2_dbl(const GeP2<F>& p, const M& m = M{}) {
+  const F a[4] = {p.X, p.Y, p.Z, fe_add(p.X, p.Y)};
+  F o[4];  // X^2, Y^2, Z^2, (X + Y)^2
+  m.template sq<4>(o, a);
   GeP1P1<F> r;
-  r.X = fe_sq(p.X);
-  r.Z = fe_sq(p.Y);
-  const F zz = fe_sq(p.Z);
-  r.T = fe_add(zz, zz);
-  const F xy = fe_add(p.X, p.Y);
-  const F t0 = fe_sq(xy);
-  r.Y = fe_add(r.Z, r.X);
-  r.Z = fe_sub(r.Z, r.X);
-  r.X = fe_sub(t0, r.Y);
+  r.T = fe_add(o[2], o[2]);
+  r.Y = fe_add(o[1], o[0]);
+  r.Z = fe_sub(o[1], o[0]);
+  r.X = fe_sub(o[3], r.Y);
   r.T = fe_sub(r.T, r.Z);
   return r;
 }
-template <class F>
-ZKGPU_HD GeP1P1<F> ge_p3_dbl(const GeP3<F>& p) { return ge_p2_dbl(ge_p3_to_p2(p)); }
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP1P1<F> ge_p3_dbl(const GeP3<F>& p, const M& m = M{}) { return ge_p2_dbl(ge_p3_to_p2(p), m); }
 
 // p + q (sub = false) or p - q (sub = true).
-template <class F>
-ZKGPU_HD GeP1P1<F> ge_add_cached(const GeP3<F>& p, const GeCached<F>& q, bool sub) {
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP1P1<F> ge_add_cached(const GeP3<F>& p, const GeCached<F>& q, bool sub, const M& m = M{}) {
+  const F a[4] = {fe_add(p.Y, p.X), fe_sub(p.Y, p.X), q.T2d, p.Z};
+  const F b[4] = {sub ? q.YminusX : q.YplusX, sub ? q.YplusX : q.YminusX, p.T, q.Z};
+  F o[4];  // A, B, C, ZZ
+  m.template mul<4>(o, a, b);
+  const F D = fe_add(o[3], o[3]);
   GeP1P1<F> r;
-  const F a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
-  const F A = fe_mul(a, sub ? q.YminusX : q.YplusX);
-  const F B = fe_mul(b, sub ? q.YplusX : q.YminusX);
-  const F C = fe_mul(q.T2d, p.T);
-  const F zz = fe_mul(p.Z, q.Z);
-  const F D = fe_add(zz, zz);
-  r.X = fe_sub(A, B);
-  r.Y = fe_add(A, B);
-  r.Z = sub ? fe_sub(D, C) : fe_add(D, C);
-  r.T = sub ? fe_add(D, C) : fe_sub(D, C);
+  r.X = fe_sub(o[0], o[1]);
+  r.Y = fe_add(o[0], o[1]);
+  r.Z = sub ? fe_sub(D, o[2]) : fe_add(D, o[2]);
+  r.T = sub ? fe_add(D, o[2]) : fe_sub(D, o[2]);
   return r;
 }
 
-template <class F>
-ZKGPU_HD GeP1P1<F> ge_add_precomp(const GeP3<F>& p, const GePrecomp<F>& q, bool sub) {
-  GeP1P1<F> r;
-  const F a = fe_add(p.Y, p.X), b = fe_sub(p.Y, p.X);
-  const F A = fe_mul(a, sub ? q.yminusx : q.yplusx);
-  const F B = fe_mul(b, sub ? q.yplusx : q.yminusx);
-  const F C = fe_mul(q.xy2d, p.T);
+template <class F, class M = SerialMul<F>>
+ZKGPU_HD GeP1P1<F> ge_add_precomp(const GeP3<F>& p, const GePrecomp<F>& q, bool sub, const M& m = M{}) {
+  const F a[3] = {fe_add(p.Y, p.X), fe_sub(p.Y, p.X), q.xy2d};
+  const F b[3] = {sub ? q.yminusx : q.yplusx, sub ? q.yplusx : q.yminusx, p.T};
+  F o[3];  // A, B, C
+  m.template mul<3>(o, a, b);
   const F D = fe_add(p.Z, p.Z);
-  r.X = fe_sub(A, B);
-  r.Y = fe_add(A, B);
-  r.Z = sub ? fe_sub(D, C) : fe_add(D, C);
-  r.T = sub ? fe_add(D, C) : fe_sub(D, C);
+  GeP1P1<F> r;
+  r.X = fe_sub(o[0], o[1]);
+  r.Y = fe_add(o[0], o[1]);
+  r.Z = sub ? fe_sub(D, o[2]) : fe_add(D, o[2]);
+  r.T = sub ? fe_add(D, o[2]) : fe_sub(D, o[2]);
   return r;
 }
 

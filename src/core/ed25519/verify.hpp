@@ -39,17 +39,19 @@ inline void ed25519_base_table(GePrecomp<F> out[BASE_TABLE_SIZE]) {
 }
 
 // [a]P + [b]B for scalars a, b < 2^255, variable time (all inputs are public), as an extended point.
-template <class F>
+// M: how the products of one point operation are spread (SerialMul, or a group of GPU lanes).
+template <class F, class M = SerialMul<F>>
 ZKGPU_HD GeP3<F> ge_double_scalarmult_vartime(const uint8_t a[32], const GeP3<F>& p, const uint8_t b[32],
-                                           const GePrecomp<F>* base_table) {
+                                              const GePrecomp<F>* base_table, const M& m = M{}) {
   int8_t aslide[256], bslide[256];
   scalar_slide(aslide, a, POINT_WINDOW);
   scalar_slide(bslide, b, BASE_WINDOW);
 
   GeCached<F> pi[POINT_TABLE_SIZE];  // P, 3P, ..., 15P
   pi[0] = ge_p3_to_cached(p);
-  const GeP3<F> p2 = ge_p1p1_to_p3(ge_p3_dbl(p));
-  for (int i = 1; i < POINT_TABLE_SIZE; ++i) pi[i] = ge_p3_to_cached(ge_p1p1_to_p3(ge_add_cached(p2, pi[i - 1], false)));
+  const GeP3<F> p2 = ge_p1p1_to_p3(ge_p3_dbl(p, m), m);
+  for (int i = 1; i < POINT_TABLE_SIZE; ++i)
+    pi[i] = ge_p3_to_cached(ge_p1p1_to_p3(ge_add_cached(p2, pi[i - 1], false, m), m));
 
   int i = 255;
   while (i >= 0 && !aslide[i] && !bslide[i]) --i;
@@ -57,18 +59,18 @@ ZKGPU_HD GeP3<F> ge_double_scalarmult_vartime(const uint8_t a[32], const GeP3<F>
   GeP2<F> r = ge_p3_to_p2(ge_identity<F>());
   GeP1P1<F> t;
   for (; i >= 0; --i) {
-    t = ge_p2_dbl(r);
+    t = ge_p2_dbl(r, m);
     if (aslide[i]) {
-      const GeP3<F> u = ge_p1p1_to_p3(t);
-      t = ge_add_cached(u, pi[(aslide[i] > 0 ? aslide[i] : -aslide[i]) / 2], aslide[i] < 0);
+      const GeP3<F> u = ge_p1p1_to_p3(t, m);
+      t = ge_add_cached(u, pi[(aslide[i] > 0 ? aslide[i] : -aslide[i]) / 2], aslide[i] < 0, m);
     }
     if (bslide[i]) {
-      const GeP3<F> u = ge_p1p1_to_p3(t);
-      t = ge_add_precomp(u, base_table[(bslide[i] > 0 ? bslide[i] : -bslide[i]) / 2], bslide[i] < 0);
+      const GeP3<F> u = ge_p1p1_to_p3(t, m);
+      t = ge_add_precomp(u, base_table[(bslide[i] > 0 ? bslide[i] : -bslide[i]) / 2], bslide[i] < 0, m);
     }
-    if (i > 0) r = ge_p1p1_to_p2(t);
+    if (i > 0) r = ge_p1p1_to_p2(t, m);
   }
-  return ge_p1p1_to_p3(t);
+  return ge_p1p1_to_p3(t, m);
 }
 
 // k = SHA-512(R || A || M) mod L over the raw bytes of R and A.
@@ -99,15 +101,15 @@ ZKGPU_HD bool ed25519_precheck(VerifyMode mode, const uint8_t pk[32], const uint
 }
 
 // [S]B - [k]A, the point the equation compares with R.
-template <class F>
+template <class F, class M = SerialMul<F>>
 ZKGPU_HD GeP3<F> ed25519_sb_minus_ka(const uint8_t sig[64], const GeP3<F>& a, const Scalar& k,
-                                     const GePrecomp<F>* base_table) {
+                                     const GePrecomp<F>* base_table, const M& m = M{}) {
   GeP3<F> neg_a = a;
   neg_a.X = fe_neg(a.X);
   neg_a.T = fe_neg(a.T);
   uint8_t kb[32];
   scalar_to_bytes(kb, k);
-  return ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table);
+  return ge_double_scalarmult_vartime(kb, neg_a, sig + 32, base_table, m);
 }
 
 // Cofactorless check: encode(q) == the R bytes, given z_inv = 1/q.Z (callers may batch the
@@ -133,21 +135,21 @@ ZKGPU_HD bool ed25519_cofactored_matches(const GeP3<F>& q, const GeP3<F>& r) {
 
 // The curve equation once k is known. Cofactorless modes compare encode([S]B - [k]A) with the
 // R bytes; Zip215 checks [8]([S]B - [k]A - R) = O.
-template <class F>
+template <class F, class M = SerialMul<F>>
 ZKGPU_HD bool ed25519_equation(VerifyMode mode, const uint8_t sig[64], const GeP3<F>& a, const GeP3<F>& r, const Scalar& k,
-                               const GePrecomp<F>* base_table) {
-  const GeP3<F> q = ed25519_sb_minus_ka(sig, a, k, base_table);
+                               const GePrecomp<F>* base_table, const M& m = M{}) {
+  const GeP3<F> q = ed25519_sb_minus_ka(sig, a, k, base_table, m);
   if (mode == VerifyMode::Zip215) return ed25519_cofactored_matches(q, r);
   return ed25519_encoding_matches(q, fe_invert(q.Z), sig);
 }
 
-template <class F>
+template <class F, class M = SerialMul<F>>
 ZKGPU_HD bool ed25519_verify(VerifyMode mode, const uint8_t pk[32], const uint8_t sig[64], const uint8_t* msg, size_t len,
-                             const GePrecomp<F>* base_table) {
+                             const GePrecomp<F>* base_table, const M& m = M{}) {
   GeP3<F> a, r;
   if (!ed25519_precheck(mode, pk, sig, a, r)) return false;
   const Scalar k = ed25519_challenge(sig, pk, msg, len);
-  return ed25519_equation(mode, sig, a, r, k, base_table);
+  return ed25519_equation(mode, sig, a, r, k, base_table, m);
 }
 
 }  // namespace zkgpu::ed25519
