@@ -38,6 +38,7 @@ struct Options {
   size_t msg_len = 64;
   double min_time = 0.25;  // seconds of repetitions per measurement
   std::string save_crossover, plot;
+  long long coop_max = -1;  // GPU: chunks up to this size use the 4-lanes-per-signature kernel (-1: default)
 };
 
 // Signatures made once (libsodium, in parallel); batches of any size view them cyclically, so
@@ -123,6 +124,9 @@ int run_bench(const Options& o) {
   const unsigned cpu_max_log = o.quick ? std::min(o.cpu_max_log, 10u) : o.cpu_max_log;
   const double min_time = o.quick ? 0.005 : o.min_time;
   const bool gpu = cuda_usable();
+#if ZKGPU_HAVE_CUDA
+  if (gpu && o.coop_max >= 0) ed25519::cuda::set_coop_max(static_cast<size_t>(o.coop_max));
+#endif
   const int threads = omp_get_max_threads();
   const Pool pool(std::min<size_t>(size_t{1} << max_log, o.quick ? 256 : 8192), o.msg_len);
 
@@ -256,6 +260,8 @@ void add_ed25519_bench_command(CLI::App& ed) {
   b->add_option("--msg-len", o.msg_len, "Message bytes (default 64)")->check(CLI::Range(0, 1 << 20));
   b->add_option("--min-time", o.min_time, "Seconds of repetitions per measurement (default 0.25)");
   b->add_option("--save-crossover", o.save_crossover, "Write the measured crossover to this file");
+  b->add_option("--coop-max", o.coop_max,
+                "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)");
   b->add_option("--plot", o.plot, "Write a log-log PNG chart of throughput vs batch size");
   b->callback([] {
     int rc = run_bench(o);

@@ -3,6 +3,7 @@
 // edge cases in every mode, with a poisoned device result buffer and poisoned host output. Needs
 // a GPU; skips without one.
 #include <algorithm>
+#include <cstdint>
 
 #include "ed25519/ed25519_test_support.hpp"
 #include "zkgpu/status.hpp"
@@ -22,6 +23,13 @@ struct PoisonGuard {
   PoisonGuard() { ed25519::cuda::set_result_poison(true); }
   ~PoisonGuard() { ed25519::cuda::set_result_poison(false); }
 };
+// Which kernel runs: 0 = one lane per signature always, SIZE_MAX = 4 lanes per signature always.
+struct CoopGuard {
+  size_t saved = ed25519::cuda::coop_max();
+  explicit CoopGuard(size_t v) { ed25519::cuda::set_coop_max(v); }
+  ~CoopGuard() { ed25519::cuda::set_coop_max(saved); }
+};
+constexpr size_t KERNEL_CHOICES[] = {0, SIZE_MAX, 8192};
 #endif
 
 std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
@@ -67,10 +75,15 @@ TEST(Ed25519Cuda, RandomBatchesEqualCpuAtManySizes) {
     const auto items = test::items_of(batch);
     for (Ed25519Mode m : ALL_MODES) {
       const auto cpu = ed25519_verify_batch(items, m, Backend::Cpu);
-      const auto gpu = gpu_verdicts(items, m);
-      ASSERT_EQ(gpu.size(), cpu.size());
-      for (size_t i = 0; i < n; ++i)
-        ASSERT_EQ(gpu[i], cpu[i]) << "n " << n << " item " << i << " mode " << to_string(m) << " " << batch[i].name;
+      for (size_t coop : KERNEL_CHOICES) {
+        if (coop == SIZE_MAX && n > 70000) continue;  // the 4-lane kernel is for small chunks
+        CoopGuard kernel(coop);
+        const auto gpu = gpu_verdicts(items, m);
+        ASSERT_EQ(gpu.size(), cpu.size());
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_EQ(gpu[i], cpu[i]) << "n " << n << " item " << i << " mode " << to_string(m) << " coop_max " << coop
+                                    << " " << batch[i].name;
+      }
     }
   }
 #endif
@@ -94,10 +107,13 @@ TEST(Ed25519Cuda, EdgeCasesEveryModeEqualLabels) {
   const std::pair<Ed25519Mode, const char*> cols[] = {{Ed25519Mode::Openssl, "go_openssl_boringssl_dalek_verify"},
                                                       {Ed25519Mode::Strict, "dalek_verify_strict"},
                                                       {Ed25519Mode::Zip215, "zip215_zebra_consensus"}};
-  for (const auto& [m, col] : cols) {
-    const auto gpu = gpu_verdicts(items, m);
-    for (size_t i = 0; i < cases.size(); ++i)
-      ASSERT_EQ(gpu[i], labels[i][col].get<bool>() ? 1 : 0) << cases[i].name << " " << to_string(m);
+  for (size_t coop : KERNEL_CHOICES) {
+    CoopGuard kernel(coop);
+    for (const auto& [m, col] : cols) {
+      const auto gpu = gpu_verdicts(items, m);
+      for (size_t i = 0; i < cases.size(); ++i)
+        ASSERT_EQ(gpu[i], labels[i][col].get<bool>() ? 1 : 0) << cases[i].name << " " << to_string(m) << " coop_max " << coop;
+    }
   }
 #endif
 }
@@ -107,7 +123,10 @@ TEST(Ed25519Cuda, KnownAnswersAndHugeMessagesAcrossChunks) {
 #if ZKGPU_HAVE_CUDA
   PoisonGuard poison;
   const auto supercop = test::supercop_cases();
-  EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl), std::vector<uint8_t>(1024, 1));
+  for (size_t coop : KERNEL_CHOICES) {
+    CoopGuard kernel(coop);
+    EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl), std::vector<uint8_t>(1024, 1)) << coop;
+  }
   // 70 one-MiB messages exceed one chunk's message budget (64 MiB): the batch splits by bytes.
   test::Signer signer(103);
   std::vector<SigCase> big;

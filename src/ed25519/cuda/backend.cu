@@ -4,6 +4,7 @@
 // streams let chunk c+1 be packed on the host while chunk c is uploaded, verified and downloaded.
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,10 @@ using zkgpu::cuda::PinnedBuffer;
 using zkgpu::cuda::Stream;
 
 constexpr int NUM_SLOTS = 3;
+// Chunks of at most this many signatures use the low-latency kernel (4 lanes per signature):
+// up to about one wave of resident threads on an H200 it finishes sooner; beyond, one lane per
+// signature gives more throughput. ZKGPU_ED25519_COOP_MAX overrides it (0 = never).
+constexpr size_t COOP_MAX_DEFAULT = 8192;
 constexpr size_t MAX_CHUNK_ITEMS = size_t{1} << 17;
 constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
 constexpr size_t MAX_CHUNK_MSG_BYTES = size_t{64} << 20;  // a larger single message gets its own chunk
@@ -56,6 +61,12 @@ std::mutex g_mutex;  // one batch at a time per process: the context's buffers a
 std::unique_ptr<Context> g_context;
 bool g_poison = false;
 
+size_t coop_max_from_env() {
+  if (const char* e = std::getenv("ZKGPU_ED25519_COOP_MAX")) return std::strtoull(e, nullptr, 10);
+  return COOP_MAX_DEFAULT;
+}
+size_t g_coop_max = coop_max_from_env();
+
 Context& context() {
   if (!g_context) g_context = std::make_unique<Context>();
   g_context->poison = g_poison;
@@ -86,8 +97,13 @@ void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& l
 void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out,
             cudaStream_t s) {
   if (ctx.poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
-  ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(dev_chunk, n, ctx.table.data(),
-                                                                                      mode, dev_out);
+  if (n <= g_coop_max) {
+    ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
+        dev_chunk, n, ctx.table.data(), mode, dev_out);
+  } else {
+    ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(dev_chunk, n, ctx.table.data(),
+                                                                                        mode, dev_out);
+  }
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
@@ -136,6 +152,16 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
     }
     throw;
   }
+}
+
+void set_coop_max(size_t items) {
+  std::lock_guard lock(g_mutex);
+  g_coop_max = items;
+}
+
+size_t coop_max() {
+  std::lock_guard lock(g_mutex);
+  return g_coop_max;
 }
 
 void set_result_poison(bool on) {

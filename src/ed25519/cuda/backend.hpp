@@ -16,6 +16,12 @@ namespace zkgpu::ed25519::cuda {
 // Batches are split into chunks whose upload, kernel and download overlap on several streams.
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode);
 
+// Chunks of at most this many signatures run the low-latency kernel (4 lanes per signature);
+// larger ones one lane per signature. Default 8192, or ZKGPU_ED25519_COOP_MAX; tests and the
+// bench set it to cover and compare both kernels.
+void set_coop_max(size_t items);
+size_t coop_max();
+
 // Tests: fill the device result buffer with 0xAB before each chunk, so a verdict that a kernel
 // does not write shows up as a mismatch.
 void set_result_poison(bool on);
