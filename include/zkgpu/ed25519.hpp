@@ -39,7 +39,8 @@ struct Ed25519Item {
 // judged on its own: an invalid item never changes another's verdict, and CPU and CUDA give the
 // same bytes. Throws Error(InvalidArgument) naming the first item whose key or signature has the
 // wrong length, or when out.size() != items.size(); Error(Unavailable) for Backend::Cuda without
-// a usable GPU. Auto uses the GPU from ed25519_gpu_crossover() items on.
+// a usable GPU. Auto uses the GPU from ed25519_gpu_crossover() items on. On the CPU, Zip215
+// batches of 32 or more go through ed25519_verify_batch_zip215_rlc (same verdicts).
 void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out,
                           Ed25519Mode mode = Ed25519Mode::Openssl, Backend backend = Backend::Auto);
 [[nodiscard]] std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items,

@@ -148,20 +148,30 @@ bool equation_holds(const std::vector<Prepared>& prep, std::span<const size_t> i
   return ge_p2_is_identity(t);
 }
 
-// Names the bad items of a failed batch: halves are checked again; small groups item by item.
+// Names the bad items of a failed batch. Each half is checked again; a failing half alone is
+// searched further (sparse failures: logarithmic cost), but when both halves fail the failures are
+// dense and item-by-item checks are cheaper than more equations.
+void check_each(std::span<const size_t> idx, std::span<const Ed25519Item> items, std::span<uint8_t> out) {
+  const auto n = static_cast<int64_t>(idx.size());
+#pragma omp parallel for schedule(dynamic, 4) if (n >= 16)
+  for (int64_t j = 0; j < n; ++j) {
+    const size_t i = idx[static_cast<size_t>(j)];
+    out[i] = ed25519_verify(items[i].public_key, items[i].signature, items[i].message, Ed25519Mode::Zip215) ? 1 : 0;
+  }
+}
+
 void bisect(const std::vector<Prepared>& prep, std::span<const size_t> idx, Coefficients& coef,
             std::span<const Ed25519Item> items, std::span<uint8_t> out) {
-  if (idx.size() <= 4) {
-    for (size_t i : idx)
-      out[i] = ed25519_verify(items[i].public_key, items[i].signature, items[i].message, Ed25519Mode::Zip215) ? 1 : 0;
-    return;
-  }
+  if (idx.size() <= 8) return check_each(idx, items, out);
   const size_t half = idx.size() / 2;
-  for (auto part : {idx.first(half), idx.subspan(half)}) {
-    if (equation_holds(prep, part, coef)) {
-      for (size_t i : part) out[i] = 1;
+  const std::span<const size_t> parts[2] = {idx.first(half), idx.subspan(half)};
+  const bool ok[2] = {equation_holds(prep, parts[0], coef), equation_holds(prep, parts[1], coef)};
+  if (!ok[0] && !ok[1]) return check_each(idx, items, out);
+  for (int h = 0; h < 2; ++h) {
+    if (ok[h]) {
+      for (size_t i : parts[h]) out[i] = 1;
     } else {
-      bisect(prep, part, coef, items, out);
+      bisect(prep, parts[h], coef, items, out);
     }
   }
 }
