@@ -126,6 +126,12 @@ TEST(Ed25519Core, TenLimbFieldEqualsFiftyOneBitField) {
     ASSERT_TRUE(same(fe_sub(fe_add(a10, b10), fe_add(c10, c10)), fe_sub(fe_add(a, b), fe_add(c, c)))) << i;
     ASSERT_TRUE(same(fe_neg(a10), fe_neg(a))) << i;
   }
+  // The widest inputs the bounds allow: every limb of a sum at its maximum.
+  Fe10 wide;
+  for (int i = 0; i < 10; ++i) wide.v[i] = (i & 1) ? (1u << 26) + (1u << 18) : (1u << 27) - 1;
+  const Fe wide51 = fe_to51(wide);
+  EXPECT_TRUE(same(fe_sq(wide), fe_mul(wide51, wide51)));
+  EXPECT_TRUE(same(fe_mul(wide, wide), fe_mul(wide51, wide51)));
   const Fe x = random_fe();
   EXPECT_TRUE(same(fe_invert(fe_from51<Fe10>(x)), fe_invert(x)));
   EXPECT_TRUE(same(fe_pow22523(fe_from51<Fe10>(x)), fe_pow22523(x)));

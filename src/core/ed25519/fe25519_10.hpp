@@ -90,7 +90,34 @@ ZKGPU_FE_INLINE Fe10 fe_mul(const Fe10& f, const Fe10& g) {
   return r;
 }
 
-ZKGPU_FE_INLINE Fe10 fe_sq(const Fe10& f) { return fe_mul(f, f); }
+// Squaring: the 55 products f_i f_j with i <= j, each with its weight (2 for i < j, 2 more when
+// both are odd, 19 past limb 9) split over the two 32-bit operands (4 f_i < 2^29 and
+// 19 f_j < 2^32), so every product is one 32 x 32 -> 64 multiply-add; sums stay below 2^62.
+ZKGPU_FE_INLINE Fe10 fe_sq(const Fe10& f) {
+  uint32_t f2[10], f4[10], f19[10];
+  ZKGPU_UNROLL
+  for (int i = 0; i < 10; ++i) {
+    f2[i] = 2 * f.v[i];
+    f4[i] = 4 * f.v[i];
+    f19[i] = 19 * f.v[i];
+  }
+  uint64_t h[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  ZKGPU_UNROLL
+  for (int i = 0; i < 10; ++i) {
+    ZKGPU_UNROLL
+    for (int j = i; j < 10; ++j) {
+      const int twice = (i < j ? 1 : 0) + ((i & 1) && (j & 1) ? 1 : 0);  // log2 of the power of two
+      const uint32_t a = twice == 0 ? f.v[i] : twice == 1 ? f2[i] : f4[i];
+      const uint32_t b = i + j >= 10 ? f19[j] : f.v[j];
+      h[(i + j) % 10] += static_cast<uint64_t>(a) * b;
+    }
+  }
+  fe10_carry_words(h);
+  Fe10 r;
+  ZKGPU_UNROLL
+  for (int i = 0; i < 10; ++i) r.v[i] = static_cast<uint32_t>(h[i]);
+  return r;
+}
 
 template <>
 ZKGPU_HD Fe10 fe_from51<Fe10>(const Fe& a) {
