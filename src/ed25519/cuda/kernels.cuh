@@ -89,7 +89,8 @@ __global__ void __launch_bounds__(VERIFY_BLOCK)
 
 // The low-latency form: COOP_LANES lanes per signature (LaneMul). Decoding, hashing and the
 // final encoding run redundantly on every lane of the tile; the scalar multiplication is shared.
-__global__ void __launch_bounds__(VERIFY_BLOCK)
+// (launch bounds: one block per SM is enough, so ptxas may use every register before spilling)
+__global__ void __launch_bounds__(VERIFY_BLOCK, 1)
     ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n,
                                const GePrecomp<DeviceFe>* __restrict__ base_table, VerifyMode mode,
                                uint8_t* __restrict__ out) {
