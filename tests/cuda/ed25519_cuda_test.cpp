@@ -32,14 +32,14 @@ struct CoopGuard {
 constexpr size_t KERNEL_CHOICES[] = {0, SIZE_MAX, 8192};
 #endif
 
-std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
+[[maybe_unused]] std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
   std::vector<uint8_t> out(items.size(), 0xCD);  // every verdict must be written
   ed25519_verify_batch(items, out, m, Backend::Cuda);
   return out;
 }
 
 // A pool of signed items (signing is the slow part), sampled and mutated afresh per batch.
-const std::vector<SigCase>& pool() {
+[[maybe_unused]] const std::vector<SigCase>& pool() {
   static const std::vector<SigCase> p = [] {
     test::Signer signer(101);
     std::vector<SigCase> v;
@@ -54,7 +54,7 @@ const std::vector<SigCase>& pool() {
   return p;
 }
 
-std::vector<SigCase> fresh_batch(size_t n, test::Rng& rng) {
+[[maybe_unused]] std::vector<SigCase> fresh_batch(size_t n, test::Rng& rng) {
   std::vector<SigCase> batch;
   batch.reserve(n);
   for (size_t i = 0; i < n; ++i) {
