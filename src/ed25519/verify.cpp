@@ -1,4 +1,5 @@
 // The public Ed25519 API: argument checks, mode names, the crossover and backend dispatch.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -41,6 +42,7 @@ bool ed25519_verify(std::span<const uint8_t> public_key, std::span<const uint8_t
 
 namespace {
 constexpr size_t ZIP215_RLC_MIN_ITEMS = 32;
+constexpr size_t ZIP215_RLC_CHUNK = size_t{1} << 16;
 
 void check_lengths(std::span<const Ed25519Item> items) {
   for (size_t i = 0; i < items.size(); ++i) {
@@ -93,8 +95,12 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
   }
   // ZIP-215 is cofactored, so the batch equation gives the single verdicts (bisecting to name bad
   // items) at a fraction of the cost; small batches gain nothing from it.
+  // Chunks bound the MSM's memory (2n + 1 points) on huge batches.
   if (m == ed25519::VerifyMode::Zip215 && items.size() >= ZIP215_RLC_MIN_ITEMS) {
-    ed25519_verify_batch_zip215_rlc(items, out);
+    for (size_t first = 0; first < items.size(); first += ZIP215_RLC_CHUNK) {
+      const size_t count = std::min(ZIP215_RLC_CHUNK, items.size() - first);
+      ed25519_verify_batch_zip215_rlc(items.subspan(first, count), out.subspan(first, count));
+    }
     return;
   }
   ed25519::cpu::verify_items(items, out, m);
