@@ -10,7 +10,7 @@ rm -rf .carry && mkdir -p .carry/bin .carry/lib
 cp build-gpu/zkgpu build-gpu/zkgpu_tests build-gpu/zkgpu_bench .carry/bin/
 strip .carry/bin/*
 for exe in .carry/bin/*; do
-  ldd "$exe" | awk '/libbenchmark|libgomp|libfmt|libsodium|libgmp/ {print $3}'
+  ldd "$exe" | awk '/libbenchmark|libgomp|libfmt|libsodium|libgmp|libcrypto/ {print $3}'
 done | sort -u | xargs -r -I{} cp -L {} .carry/lib/
 # The device call carries at most 64 MiB; the CUDA fatbins compress about 4x.
 tar czf .carry.tgz .carry && rm -rf .carry

@@ -1,0 +1,70 @@
+// Ed25519 signature verification (RFC 8032 "pure" Ed25519), one signature or a batch, on the CPU
+// or a CUDA GPU, with the verification rules of a named library family (docs/ed25519.md).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "zkgpu/backend.hpp"
+
+namespace zkgpu {
+
+inline constexpr size_t ED25519_PUBLIC_KEY_BYTES = 32;
+inline constexpr size_t ED25519_SIGNATURE_BYTES = 64;
+
+enum class Ed25519Mode : uint8_t {
+  Openssl = 0,  // OpenSSL, Go crypto/ed25519, BoringSSL, ed25519-dalek verify(): the default
+  Strict = 1,   // ed25519-dalek verify_strict(): also rejects small-order A and R
+  Zip215 = 2,   // ZIP-215 (ed25519-zebra / ed25519-consensus): cofactored, lenient encodings
+};
+
+std::optional<Ed25519Mode> parse_ed25519_mode(std::string_view s);  // "openssl" | "strict" | "zip215"
+const char* to_string(Ed25519Mode m);
+
+// One signature to check: views of the caller's memory, valid for the duration of the call.
+struct Ed25519Item {
+  std::span<const uint8_t> public_key;  // 32 bytes
+  std::span<const uint8_t> signature;   // 64 bytes: R || S
+  std::span<const uint8_t> message;     // any length
+};
+
+// One verification on the calling thread. A key or signature of the wrong length is invalid.
+[[nodiscard]] bool ed25519_verify(std::span<const uint8_t> public_key, std::span<const uint8_t> signature,
+                                  std::span<const uint8_t> message, Ed25519Mode mode = Ed25519Mode::Openssl);
+
+// Per-item verdicts: out[i] = 1 when items[i] is valid under `mode`, else 0. Every item is
+// judged on its own: an invalid item never changes another's verdict, and CPU and CUDA give the
+// same bytes. Throws Error(InvalidArgument) naming the first item whose key or signature has the
+// wrong length, or when out.size() != items.size(); Error(Unavailable) for Backend::Cuda without
+// a usable GPU. Auto uses the GPU from ed25519_gpu_crossover() items on. On the CPU, Zip215
+// batches of 32 or more go through ed25519_verify_batch_zip215_rlc (same verdicts).
+void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out,
+                          Ed25519Mode mode = Ed25519Mode::Openssl, Backend backend = Backend::Auto);
+[[nodiscard]] std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items,
+                                                        Ed25519Mode mode = Ed25519Mode::Openssl,
+                                                        Backend backend = Backend::Auto);
+
+// The batch size from which Backend::Auto uses the GPU: the environment variable
+// ZKGPU_ED25519_CROSSOVER (a number), else the first number in the file named by
+// ZKGPU_ED25519_CROSSOVER_FILE (`zkgpu ed25519 bench --save-crossover FILE` writes it), else
+// ED25519_GPU_CROSSOVER_DEFAULT. Read once per process.
+inline constexpr uint64_t ED25519_GPU_CROSSOVER_DEFAULT = 64;
+uint64_t ed25519_gpu_crossover();
+
+// ZIP-215 random-linear-combination batch check (CPU): true iff
+// [8]((sum z_i S_i) B - sum z_i R_i - sum (z_i k_i) A_i) = O for random 128-bit z_i, which holds
+// for every batch whose items are all valid under Zip215 and fails (except with probability
+// about 2^-125) otherwise. Items failing the per-item prechecks (lengths, S < L, decoding) make
+// it return false. `seed` = nullopt draws the z_i from the OS CSPRNG; tests pass a seed.
+[[nodiscard]] bool ed25519_batch_equation_zip215(std::span<const Ed25519Item> items,
+                                                 std::optional<uint64_t> seed = std::nullopt);
+
+// Zip215 verdicts through the batch equation: one check for the whole batch, and when it fails,
+// bisection down to per-item checks, so the verdicts equal ed25519_verify_batch(..., Zip215).
+void ed25519_verify_batch_zip215_rlc(std::span<const Ed25519Item> items, std::span<uint8_t> out,
+                                     std::optional<uint64_t> seed = std::nullopt);
+
+}  // namespace zkgpu

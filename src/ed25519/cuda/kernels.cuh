@@ -1,0 +1,112 @@
+// The verification kernel: one thread per signature over the shared core verifier. A chunk is one
+// contiguous buffer (so one upload): n public keys, n signatures, n message offsets and lengths
+// (u64), then the message bytes.
+#pragma once
+#include <cooperative_groups.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/ed25519/fe25519_10.hpp"
+#include "core/ed25519/verify.hpp"
+
+namespace zkgpu::ed25519::cuda {
+
+struct ChunkLayout {
+  size_t n = 0, msg_bytes = 0;
+  ZKGPU_HD size_t pk() const { return 0; }
+  ZKGPU_HD size_t sig() const { return 32 * n; }
+  ZKGPU_HD size_t offsets() const { return 96 * n; }  // 8-byte aligned: 96 n is a multiple of 8
+  ZKGPU_HD size_t lengths() const { return 104 * n; }
+  ZKGPU_HD size_t msgs() const { return 112 * n; }
+  ZKGPU_HD size_t bytes() const { return 112 * n + msg_bytes; }
+};
+
+// The device's field representation: 32-bit limbs (native 32 x 32 -> 64 multiply-adds).
+using DeviceFe = Fe10;
+
+inline constexpr int VERIFY_BLOCK = 128;
+inline constexpr int COOP_LANES = 4;  // lanes sharing one signature in the low-latency kernel
+
+// The product policy of the low-latency kernel: the four lanes of a tile hold the same state and
+// take the same branches (same signature), each computes one of a point operation's independent
+// products, and shuffles give every lane all of them. A point doubling's 4 squarings and 3
+// products then take 2 products of latency instead of 7.
+struct LaneMul {
+  cooperative_groups::thread_block_tile<COOP_LANES> tile;
+
+  template <int N>
+  __device__ __forceinline__ void exchange(DeviceFe* o, const DeviceFe& mine) const {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+      for (int l = 0; l < 10; ++l) o[j].v[l] = tile.shfl(mine.v[l], j);
+  }
+  // Operand selection by predicated moves, not indexing (which would put the arrays in memory).
+  template <int N>
+  __device__ __forceinline__ int slot() const {
+    const int r = static_cast<int>(tile.thread_rank());
+    return r < N ? r : N - 1;  // spare lanes repeat the last product
+  }
+  template <int N>
+  __device__ __forceinline__ void mul(DeviceFe* o, const DeviceFe* a, const DeviceFe* b) const {
+    const int k = slot<N>();
+    DeviceFe x = a[0], y = b[0];
+#pragma unroll
+    for (int i = 1; i < N; ++i)
+      if (k == i) {
+        x = a[i];
+        y = b[i];
+      }
+    exchange<N>(o, fe_mul(x, y));
+  }
+  template <int N>
+  __device__ __forceinline__ void sq(DeviceFe* o, const DeviceFe* a) const {
+    const int k = slot<N>();
+    DeviceFe x = a[0];
+#pragma unroll
+    for (int i = 1; i < N; ++i)
+      if (k == i) x = a[i];
+    exchange<N>(o, fe_sq(x));
+  }
+};
+
+__global__ void __launch_bounds__(VERIFY_BLOCK)
+    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, const GePrecomp<DeviceFe>* __restrict__ base_table,
+                          VerifyMode mode, uint8_t* __restrict__ out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const ChunkLayout lay{n, 0};
+  uint8_t pk[32], sig[64];  // registers/local: read several times during the verification
+  const uint8_t* gpk = chunk + lay.pk() + 32 * size_t{i};
+  const uint8_t* gsig = chunk + lay.sig() + 64 * size_t{i};
+  for (int j = 0; j < 32; ++j) pk[j] = gpk[j];
+  for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
+  const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
+  const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
+  out[i] = ed25519_verify(mode, pk, sig, chunk + lay.msgs() + off, len, base_table) ? 1 : 0;
+}
+
+// The low-latency form: COOP_LANES lanes per signature (LaneMul). Decoding, hashing and the
+// final encoding run redundantly on every lane of the tile; the scalar multiplication is shared.
+// (launch bounds: one block per SM is enough, so ptxas may use every register before spilling)
+__global__ void __launch_bounds__(VERIFY_BLOCK, 1)
+    ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n,
+                               const GePrecomp<DeviceFe>* __restrict__ base_table, VerifyMode mode,
+                               uint8_t* __restrict__ out) {
+  const LaneMul m{cooperative_groups::tiled_partition<COOP_LANES>(cooperative_groups::this_thread_block())};
+  const uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / COOP_LANES;
+  if (i >= n) return;  // the whole tile leaves together: its lanes share i
+  const ChunkLayout lay{n, 0};
+  uint8_t pk[32], sig[64];
+  const uint8_t* gpk = chunk + lay.pk() + 32 * size_t{i};
+  const uint8_t* gsig = chunk + lay.sig() + 64 * size_t{i};
+  for (int j = 0; j < 32; ++j) pk[j] = gpk[j];
+  for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
+  const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
+  const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
+  const bool ok = ed25519_verify(mode, pk, sig, chunk + lay.msgs() + off, len, base_table, m);
+  if (m.tile.thread_rank() == 0) out[i] = ok ? 1 : 0;
+}
+
+}  // namespace zkgpu::ed25519::cuda
