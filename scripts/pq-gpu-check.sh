@@ -11,7 +11,12 @@ mkdir -p "$out"
 [ -d .whl ] && python3 -m pip install -q --no-index --find-links .whl cryptography >"$out/pip.log" 2>&1
 gen=""
 command -v ninja >/dev/null && gen="-G Ninja"
-if [ ! -x build-gpu/zkgpu_tests ] || [ "${REBUILD:-1}" = 1 ]; then
+# Binaries staged by scripts/build-for-gpu.sh (carried as .carry.tgz) are used when present.
+[ -f .carry.tgz ] && [ ! -d .carry ] && tar xzf .carry.tgz
+if [ -x .carry/bin/zkgpu_tests ]; then
+  mkdir -p build-gpu && cp .carry/bin/zkgpu .carry/bin/zkgpu_tests build-gpu/
+  export LD_LIBRARY_PATH=$PWD/.carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+elif [ ! -x build-gpu/zkgpu_tests ] || [ "${REBUILD:-1}" = 1 ]; then
   cmake -S . -B build-gpu $gen -DCMAKE_BUILD_TYPE=Release -DZKGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/build.log" 2>&1 &&
     cmake --build build-gpu -j"$(nproc)" --target zkgpu_tests zkgpu_cli >>"$out/build.log" 2>&1 ||
     { tail -40 "$out/build.log"; exit 1; }
