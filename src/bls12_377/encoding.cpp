@@ -91,7 +91,7 @@ constexpr uint8_t FLAG_Y_NEGATIVE = 0x80, FLAG_INFINITY = 0x40;
 
 FpRepr fp_modulus() {
   FpRepr m{};
-  for (int i = 0; i < 6; ++i) m.l[i] = FpConfig::MOD[i];
+  m = FpConfig::modulus();
   return m;
 }
 
@@ -128,7 +128,7 @@ Scalar scalar_from_fr(const Fr& v) { return v.canonical(); }
 bool in_subgroup(const G1Affine& p) {
   if (p.infinity) return true;
   Scalar r{};
-  for (int i = 0; i < 4; ++i) r.l[i] = FrConfig::MOD[i];
+  r = FrConfig::modulus();
   return scalar_mul(p, r).is_identity();
 }
 

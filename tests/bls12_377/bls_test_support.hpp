@@ -37,7 +37,7 @@ inline Scalar scalar_u64(uint64_t v) {
 }
 inline Scalar r_minus(uint64_t k) {
   Scalar s{};
-  for (int i = 0; i < 4; ++i) s.l[i] = bls12_377::FrConfig::MOD[i];
+  s = bls12_377::FrConfig::modulus();
   s.l[0] -= k;  // r ends in ...0001, fine for k <= 1
   return s;
 }

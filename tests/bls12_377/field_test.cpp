@@ -16,7 +16,7 @@ TEST(Bls12377Field, MontgomeryOneAndCanonicalRoundTrip) {
     EXPECT_EQ(Fp::from_canonical(a.canonical()), a);
   }
   FpRepr pm1{};
-  for (int i = 0; i < 6; ++i) pm1.l[i] = FpConfig::MOD[i];
+  pm1 = FpConfig::modulus();
   EXPECT_FALSE(Fp::is_canonical(pm1));
   pm1.l[0] -= 1;
   EXPECT_TRUE(Fp::is_canonical(pm1));

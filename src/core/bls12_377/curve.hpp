@@ -13,20 +13,20 @@ namespace zkgpu::bls12_377 {
 namespace curve_consts {
 // All in Montgomery form (derived from the canonical values of the spec by the script in
 // tests/vectors/bls12_377/PROVENANCE.md).
-inline constexpr uint64_t S[6] = {0x6de9ca9ad831a0a2ull, 0xa8aff4220eb51c8eull, 0x5a76e6c593607959ull,
-                                  0x57f38956d3806339ull, 0xc50636f4a0c6fe30ull, 0x018f4652f52bfd14ull};  // 1/sqrt(3)
-inline constexpr uint64_t S_INV[6] = {0x3fabdfd08894e1e4ull, 0xcbf921ddcc1f55aaull, 0xd17deff1460edc0cull,
-                                      0xd394e81e7897028dull, 0xc29c995d0912681aull, 0x01515e6caff9d568ull};
-inline constexpr uint64_t C[6] = {0x898cb5471529fa1dull, 0xe0cfc9724d8ad385ull, 0x4ccef9faa5bd62c9ull,
-                                  0x2e96e315be55f317ull, 0x8b9c081e6a6c7517ull, 0x0071c1025db89e46ull};
-inline constexpr uint64_t D[6] = {0x7925bf4222538363ull, 0xf57011bac07d547dull, 0x07a6be793f79c7d2ull,
-                                  0x2acb84bee2f95d93ull, 0x45fb60ee86cad49full, 0x00bc23017dffb145ull};
-inline constexpr uint64_t K[6] = {0xf24b7e8444a706c6ull, 0xeae0237580faa8faull, 0x0f4d7cf27ef38fa5ull,
-                                  0x5597097dc5f2bb26ull, 0x8bf6c1dd0d95a93eull, 0x01784602fbff628aull};  // 2d
-inline constexpr uint64_t GX[6] = {0x260f33b9772451f4ull, 0xc54dd773169d5658ull, 0x5c1551c469a510ddull,
-                                   0x761662e4425e1698ull, 0xc97d78cc6f065272ull, 0x00a41206b361fd4dull};
-inline constexpr uint64_t GY[6] = {0x8193961fb8cb81f3ull, 0x00638d4c5f44adb8ull, 0xfafaf3dad4daf54aull,
-                                   0xc27849e2d655cd18ull, 0x2ec3ddb401d52814ull, 0x007da93326303c71ull};
+ZKGPU_HD constexpr Fp s() { return Fp{{0x6de9ca9ad831a0a2ull, 0xa8aff4220eb51c8eull, 0x5a76e6c593607959ull,
+                                  0x57f38956d3806339ull, 0xc50636f4a0c6fe30ull, 0x018f4652f52bfd14ull}}; }  // 1/sqrt(3)
+ZKGPU_HD constexpr Fp s_inv() { return Fp{{0x3fabdfd08894e1e4ull, 0xcbf921ddcc1f55aaull, 0xd17deff1460edc0cull,
+                                      0xd394e81e7897028dull, 0xc29c995d0912681aull, 0x01515e6caff9d568ull}}; }
+ZKGPU_HD constexpr Fp c() { return Fp{{0x898cb5471529fa1dull, 0xe0cfc9724d8ad385ull, 0x4ccef9faa5bd62c9ull,
+                                  0x2e96e315be55f317ull, 0x8b9c081e6a6c7517ull, 0x0071c1025db89e46ull}}; }
+ZKGPU_HD constexpr Fp d() { return Fp{{0x7925bf4222538363ull, 0xf57011bac07d547dull, 0x07a6be793f79c7d2ull,
+                                  0x2acb84bee2f95d93ull, 0x45fb60ee86cad49full, 0x00bc23017dffb145ull}}; }
+ZKGPU_HD constexpr Fp k() { return Fp{{0xf24b7e8444a706c6ull, 0xeae0237580faa8faull, 0x0f4d7cf27ef38fa5ull,
+                                  0x5597097dc5f2bb26ull, 0x8bf6c1dd0d95a93eull, 0x01784602fbff628aull}}; }  // 2d
+ZKGPU_HD constexpr Fp gx() { return Fp{{0x260f33b9772451f4ull, 0xc54dd773169d5658ull, 0x5c1551c469a510ddull,
+                                   0x761662e4425e1698ull, 0xc97d78cc6f065272ull, 0x00a41206b361fd4dull}}; }
+ZKGPU_HD constexpr Fp gy() { return Fp{{0x8193961fb8cb81f3ull, 0x00638d4c5f44adb8ull, 0xfafaf3dad4daf54aull,
+                                   0xc27849e2d655cd18ull, 0x2ec3ddb401d52814ull, 0x007da93326303c71ull}}; }
 }  // namespace curve_consts
 
 struct G1Affine {
@@ -34,7 +34,7 @@ struct G1Affine {
   bool infinity;
   ZKGPU_HD static constexpr G1Affine identity() { return {Fp::zero(), Fp::zero(), true}; }
   ZKGPU_HD static constexpr G1Affine generator() {
-    return {Fp::from_raw(curve_consts::GX), Fp::from_raw(curve_consts::GY), false};
+    return {curve_consts::gx(), curve_consts::gy(), false};
   }
   ZKGPU_HD constexpr bool operator==(const G1Affine& o) const {
     return infinity ? o.infinity : (!o.infinity && x == o.x && y == o.y);
@@ -166,7 +166,7 @@ struct TePrecomputed {
 static_assert(sizeof(TePrecomputed) == 144 && sizeof(TeExtended) == 192);
 
 ZKGPU_HD constexpr TePrecomputed te_precompute(const Fp& x, const Fp& y) {
-  return {y - x, y + x, Fp::from_raw(curve_consts::K) * x * y};
+  return {y - x, y + x, curve_consts::k() * x * y};
 }
 
 // madd-2008-hwcd-3 (a = -1, Z2 = 1) with k*T2 stored: 7M. Unified: on G1 (odd order) it has no
@@ -181,7 +181,7 @@ ZKGPU_HD constexpr TeExtended te_add_precomputed(const TeExtended& p, const TePr
 // add-2008-hwcd-3 (a = -1), unified: 8M + one multiplication by k = 2d.
 ZKGPU_HD constexpr TeExtended te_add(const TeExtended& p, const TeExtended& q) {
   Fp a = (p.y - p.x) * (q.y - q.x), b = (p.y + p.x) * (q.y + q.x);
-  Fp c = p.t * Fp::from_raw(curve_consts::K) * q.t, d = (p.z * q.z).dbl();
+  Fp c = p.t * curve_consts::k() * q.t, d = (p.z * q.z).dbl();
   Fp e = b - a, f = d - c, g = d + c, h = b + a;
   return {e * f, g * h, f * g, e * h};
 }
@@ -199,9 +199,9 @@ ZKGPU_HD constexpr TeExtended te_double(const TeExtended& p) {
 // u = -1), none of which is in G1.
 ZKGPU_HD constexpr bool sw_to_te_fractions(const G1Affine& p, Fp& xn, Fp& yn, Fp& den) {
   Fp x1 = p.x + Fp::one();
-  Fp u = Fp::from_raw(curve_consts::S) * x1;
+  Fp u = curve_consts::s() * x1;
   Fp up1 = u + Fp::one();
-  xn = Fp::from_raw(curve_consts::C) * x1 * up1;
+  xn = curve_consts::c() * x1 * up1;
   yn = (u - Fp::one()) * p.y;
   den = p.y * up1;
   return !den.is_zero();
@@ -215,9 +215,9 @@ ZKGPU_HD constexpr G1Affine te_affine_to_sw(const Fp& X, const Fp& Y) {
   Fp inv = ((one - Y) * X).inverse();
   Fp u_over_x = (one + Y) * inv;  // u/X = (1+Y)/((1-Y)X)
   Fp u = u_over_x * X;             // (1+Y)/(1-Y)
-  Fp s_inv = Fp::from_raw(curve_consts::S_INV);
+  Fp s_inv = curve_consts::s_inv();
   Fp x = u * s_inv - one;
-  Fp y = Fp::from_raw(curve_consts::C) * u_over_x * s_inv;
+  Fp y = curve_consts::c() * u_over_x * s_inv;
   return {x, y, false};
 }
 

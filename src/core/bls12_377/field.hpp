@@ -13,31 +13,8 @@
 
 namespace zkgpu::bls12_377 {
 
-struct FpConfig {
-  static constexpr int N = 6;
-  static constexpr uint64_t MOD[6] = {0x8508c00000000001ull, 0x170b5d4430000000ull, 0x1ef3622fba094800ull,
-                                      0x1a22d9f300f5138full, 0xc63b05c06ca1493bull, 0x01ae3a4617c510eaull};
-  static constexpr uint64_t ONE[6] = {0x02cdffffffffff68ull, 0x51409f837fffffb1ull, 0x9f7db3a98a7d3ff2ull,
-                                      0x7b4e97b76e7c6305ull, 0x4cf495bf803c84e8ull, 0x008d6661e2fdf49aull};  // R mod p
-  static constexpr uint64_t R2[6] = {0xb786686c9400cd22ull, 0x0329fcaab00431b1ull, 0x22a5f11162d6b46dull,
-                                     0xbfdf7d03827dc3acull, 0x837e92f041790bf9ull, 0x006dfccb1e914b88ull};
-  static constexpr uint64_t INV64 = 0x8508bfffffffffffull;  // -p^-1 mod 2^64
-  static constexpr uint32_t INV32 = 0xffffffffu;            // -p^-1 mod 2^32
-  static constexpr unsigned BITS = 377;
-};
-
-struct FrConfig {
-  static constexpr int N = 4;
-  static constexpr uint64_t MOD[4] = {0x0a11800000000001ull, 0x59aa76fed0000001ull, 0x60b44d1e5c37b001ull,
-                                      0x12ab655e9a2ca556ull};
-  static constexpr uint64_t ONE[4] = {0x7d1c7ffffffffff3ull, 0x7257f50f6ffffff2ull, 0x16d81575512c0feeull,
-                                      0x0d4bda322bbb9a9dull};
-  static constexpr uint64_t R2[4] = {0x25d577bab861857bull, 0xcc2c27b58860591full, 0xa7cc008fe5dc8593ull,
-                                     0x011fdae7eff1c939ull};
-  static constexpr uint64_t INV64 = 0x0a117fffffffffffull;
-  static constexpr uint32_t INV32 = 0xffffffffu;
-  static constexpr unsigned BITS = 253;
-};
+// Constants are returned by functions, not static arrays: nvcc cannot read a host static array
+// from device code.
 
 // Little-endian unsigned integer of N u64 limbs (canonical values, scalars, exponents).
 template <int N>
@@ -62,6 +39,32 @@ struct BigInt {
     if (b + width > 64 && w + 1 < static_cast<unsigned>(N)) v |= l[w + 1] << (64 - b);
     return static_cast<uint32_t>(v & ((uint64_t{1} << width) - 1));
   }
+};
+
+struct FpConfig {
+  static constexpr int N = 6;
+  ZKGPU_HD static constexpr BigInt<6> modulus() { return {{0x8508c00000000001ull, 0x170b5d4430000000ull, 0x1ef3622fba094800ull,
+                                      0x1a22d9f300f5138full, 0xc63b05c06ca1493bull, 0x01ae3a4617c510eaull}}; }
+  ZKGPU_HD static constexpr BigInt<6> one_mont() { return {{0x02cdffffffffff68ull, 0x51409f837fffffb1ull, 0x9f7db3a98a7d3ff2ull,
+                                      0x7b4e97b76e7c6305ull, 0x4cf495bf803c84e8ull, 0x008d6661e2fdf49aull}}; }  // R mod p
+  ZKGPU_HD static constexpr BigInt<6> r2() { return {{0xb786686c9400cd22ull, 0x0329fcaab00431b1ull, 0x22a5f11162d6b46dull,
+                                     0xbfdf7d03827dc3acull, 0x837e92f041790bf9ull, 0x006dfccb1e914b88ull}}; }
+  static constexpr uint64_t INV64 = 0x8508bfffffffffffull;  // -p^-1 mod 2^64
+  static constexpr uint32_t INV32 = 0xffffffffu;            // -p^-1 mod 2^32
+  static constexpr unsigned BITS = 377;
+};
+
+struct FrConfig {
+  static constexpr int N = 4;
+  ZKGPU_HD static constexpr BigInt<4> modulus() { return {{0x0a11800000000001ull, 0x59aa76fed0000001ull, 0x60b44d1e5c37b001ull,
+                                      0x12ab655e9a2ca556ull}}; }
+  ZKGPU_HD static constexpr BigInt<4> one_mont() { return {{0x7d1c7ffffffffff3ull, 0x7257f50f6ffffff2ull, 0x16d81575512c0feeull,
+                                      0x0d4bda322bbb9a9dull}}; }
+  ZKGPU_HD static constexpr BigInt<4> r2() { return {{0x25d577bab861857bull, 0xcc2c27b58860591full, 0xa7cc008fe5dc8593ull,
+                                     0x011fdae7eff1c939ull}}; }
+  static constexpr uint64_t INV64 = 0x0a117fffffffffffull;
+  static constexpr uint32_t INV32 = 0xffffffffu;
+  static constexpr unsigned BITS = 253;
 };
 
 namespace limbs {
@@ -117,7 +120,8 @@ struct MontField {
   }
   ZKGPU_HD static constexpr MontField one() {
     MontField r{};
-    for (int i = 0; i < N; ++i) r.l[i] = Cfg::ONE[i];
+    const auto one = Cfg::one_mont();
+    for (int i = 0; i < N; ++i) r.l[i] = one.l[i];
     return r;
   }
   ZKGPU_HD static constexpr MontField from_raw(const uint64_t* w) {
@@ -128,7 +132,8 @@ struct MontField {
   // Any c < 2^(64N): c*R^2*R^-1 = c*R mod m, since c*R2 < R*m keeps CIOS in range. So values
   // above the modulus (a 256-bit scalar for Fr) are reduced too.
   ZKGPU_HD static constexpr MontField from_canonical(const Repr& c) {
-    MontField a = from_raw(c.l), r2 = from_raw(Cfg::R2);
+    const auto r2_limbs = Cfg::r2();
+    MontField a = from_raw(c.l), r2 = from_raw(r2_limbs.l);
     return a * r2;
   }
   ZKGPU_HD static constexpr MontField from_u64(uint64_t v) {
@@ -144,7 +149,8 @@ struct MontField {
     for (int i = 0; i < N; ++i) r.l[i] = c.l[i];
     return r;
   }
-  ZKGPU_HD static constexpr bool is_canonical(const Repr& c) { return !limbs::geq<N>(c.l, Cfg::MOD); }
+  ZKGPU_HD static constexpr bool is_canonical(const Repr& c) { const auto m = Cfg::modulus();
+    return !limbs::geq<N>(c.l, m.l); }
 
   ZKGPU_HD constexpr bool is_zero() const {
     uint64_t acc = 0;
@@ -162,14 +168,18 @@ struct MontField {
     MontField r{};
     limbs::add<N>(r.l, l, o.l);  // no carry out: 2m < 2^(64N)
     uint64_t t[N];
-    if (!limbs::sub<N>(t, r.l, Cfg::MOD)) {
+    const auto m = Cfg::modulus();
+    if (!limbs::sub<N>(t, r.l, m.l)) {
       for (int i = 0; i < N; ++i) r.l[i] = t[i];
     }
     return r;
   }
   ZKGPU_HD constexpr MontField operator-(const MontField& o) const {
     MontField r{};
-    if (limbs::sub<N>(r.l, l, o.l)) limbs::add<N>(r.l, r.l, Cfg::MOD);
+    if (limbs::sub<N>(r.l, l, o.l)) {
+      const auto m = Cfg::modulus();
+      limbs::add<N>(r.l, r.l, m.l);
+    }
     return r;
   }
   ZKGPU_HD constexpr MontField operator-() const { return zero() - *this; }
@@ -181,7 +191,8 @@ struct MontField {
   // Final step shared by every CIOS form: t < 2m -> t mod m.
   ZKGPU_HD static constexpr void reduce_once(uint64_t* t) {
     uint64_t s[N];
-    if (!limbs::sub<N>(s, t, Cfg::MOD)) {
+    const auto m = Cfg::modulus();
+    if (!limbs::sub<N>(s, t, m.l)) {
       for (int i = 0; i < N; ++i) t[i] = s[i];
     }
   }
@@ -190,6 +201,7 @@ struct MontField {
   // 64-bit limbs, 128-bit products (the CPU form).
   ZKGPU_HD static constexpr void mont_mul_u64(uint64_t* out, const uint64_t* a, const uint64_t* b) {
     using u128 = unsigned __int128;
+    const auto mod = Cfg::modulus();
     uint64_t t[N] = {};
     ZKGPU_UNROLL
     for (int i = 0; i < N; ++i) {
@@ -203,11 +215,11 @@ struct MontField {
       }
       uint64_t top = c;
       uint64_t m = t[0] * Cfg::INV64;
-      acc = static_cast<u128>(m) * Cfg::MOD[0] + t[0];
+      acc = static_cast<u128>(m) * mod.l[0] + t[0];
       c = static_cast<uint64_t>(acc >> 64);
       ZKGPU_UNROLL
       for (int j = 1; j < N; ++j) {
-        acc = static_cast<u128>(m) * Cfg::MOD[j] + t[j] + c;
+        acc = static_cast<u128>(m) * mod.l[j] + t[j] + c;
         t[j - 1] = static_cast<uint64_t>(acc);
         c = static_cast<uint64_t>(acc >> 64);
       }
@@ -221,14 +233,15 @@ struct MontField {
   // 32-bit limbs with 64-bit products: the GPU algorithm in portable C++ (tested on the CPU).
   ZKGPU_HD static constexpr void mont_mul_u32(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
     constexpr int M = 2 * N;
+    const auto mod = Cfg::modulus();
     uint32_t a[M] = {}, b[M] = {}, p[M] = {}, t[M] = {};
     for (int i = 0; i < N; ++i) {
       a[2 * i] = static_cast<uint32_t>(a64[i]);
       a[2 * i + 1] = static_cast<uint32_t>(a64[i] >> 32);
       b[2 * i] = static_cast<uint32_t>(b64[i]);
       b[2 * i + 1] = static_cast<uint32_t>(b64[i] >> 32);
-      p[2 * i] = static_cast<uint32_t>(Cfg::MOD[i]);
-      p[2 * i + 1] = static_cast<uint32_t>(Cfg::MOD[i] >> 32);
+      p[2 * i] = static_cast<uint32_t>(mod.l[i]);
+      p[2 * i + 1] = static_cast<uint32_t>(mod.l[i] >> 32);
     }
     ZKGPU_UNROLL
     for (int i = 0; i < M; ++i) {
@@ -260,6 +273,7 @@ struct MontField {
   // even/odd split of a*b[i] and m*p (mad.lo.cc / madc.hi.cc), as in sppark's mont_t.
   __device__ __forceinline__ static void mont_mul_u32_ptx(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
     constexpr int M = 2 * N;
+    const auto mod = Cfg::modulus();
     uint32_t a[M], b[M], p[M], t[M + 2];
     ZKGPU_UNROLL
     for (int i = 0; i < N; ++i) {
@@ -267,8 +281,8 @@ struct MontField {
       a[2 * i + 1] = static_cast<uint32_t>(a64[i] >> 32);
       b[2 * i] = static_cast<uint32_t>(b64[i]);
       b[2 * i + 1] = static_cast<uint32_t>(b64[i] >> 32);
-      p[2 * i] = static_cast<uint32_t>(Cfg::MOD[i]);
-      p[2 * i + 1] = static_cast<uint32_t>(Cfg::MOD[i] >> 32);
+      p[2 * i] = static_cast<uint32_t>(mod.l[i]);
+      p[2 * i + 1] = static_cast<uint32_t>(mod.l[i] >> 32);
     }
     ZKGPU_UNROLL
     for (int j = 0; j < M + 2; ++j) t[j] = 0;
@@ -329,8 +343,7 @@ struct MontField {
   }
   // Fermat inverse (m - 2); the inverse of zero is zero (callers check is_zero when it matters).
   ZKGPU_HD constexpr MontField inverse() const {
-    BigInt<N> e{};
-    for (int i = 0; i < N; ++i) e.l[i] = Cfg::MOD[i];
+    BigInt<N> e = Cfg::modulus();
     e.l[0] -= 2;  // both moduli end in ...01, so no borrow
     return pow(e);
   }

@@ -38,3 +38,11 @@ double padd_throughput(const TePrecomputed* host_bases, size_t n_bases, size_t t
 double padd_latency_us(const TePrecomputed* host_bases, size_t n_bases, size_t chain, TeExtended* check);
 
 }  // namespace zkgpu::bls12_377::cuda
+
+namespace zkgpu::bls12_377::cuda {
+// Tests: fill every workspace buffer with 0xff bytes before each MSM, so a read of anything that
+// MSM did not write changes the result.
+void set_msm_poison(bool on);
+// Frees the process-wide workspace (the next MSM allocates again).
+void release_msm_workspace();
+}  // namespace zkgpu::bls12_377::cuda
