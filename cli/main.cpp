@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   zkgpu::cli::add_poseidon2_command(app);
   zkgpu::cli::add_bench_command(app);
   zkgpu::cli::add_whir_command(app);
+  zkgpu::cli::add_msm_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status
