@@ -28,6 +28,10 @@ bool parse_msm_line(std::string_view line, bls12_377::G1Affine& point, bls12_377
     line.remove_prefix(colon + 1);
   }
   std::string why;
+  if (fields[0] == "infinity" && count != 2) {
+    err = "expected infinity:s for the identity";
+    return false;
+  }
   if (count == 2 && fields[0] == "infinity") {
     point = G1Affine::identity();
   } else if (count == 3) {
