@@ -25,20 +25,25 @@ TEST(Bls12377Field, MontgomeryOneAndCanonicalRoundTrip) {
 }
 
 // The GPU's 32-bit-limb CIOS, run here in its portable form, must agree with the 64-bit one.
-TEST(Bls12377Field, U32MontgomeryMatchesU64) {
+TEST(Bls12377Field, U32AndPtxChainMontgomeryMatchU64) {
   Rng rng(2);
   for (int i = 0; i < 2000; ++i) {
     Fp a = random_fp(rng), b = random_fp(rng);
     if (i == 0) a = -Fp::one(), b = -Fp::one();
-    Fp x{}, y{};
+    Fp x{}, y{}, z{};
     Fp::mont_mul_u64(x.l, a.l, b.l);
     Fp::mont_mul_u32(y.l, a.l, b.l);
+    Fp::mont_mul_u32_chain(z.l, a.l, b.l);  // the GPU's PTX sequence, carry flag emulated
     ASSERT_EQ(x, y) << i;
+    ASSERT_EQ(x, z) << i;
     Fr c = random_fr(rng), d = random_fr(rng);
-    Fr u{}, v{};
+    if (i == 1) c = -Fr::one(), d = -Fr::one();
+    Fr u{}, v{}, w{};
     Fr::mont_mul_u64(u.l, c.l, d.l);
     Fr::mont_mul_u32(v.l, c.l, d.l);
+    Fr::mont_mul_u32_chain(w.l, c.l, d.l);
     ASSERT_EQ(u, v) << i;
+    ASSERT_EQ(u, w) << i;
   }
 }
 

@@ -6,8 +6,8 @@
 // < 2^31 - 1), so the "no-carry" CIOS variant (gnark; EdMSM, TCHES 2023) applies: the running
 // value never needs an extra carry word. The CPU runs it on u64 limbs with 128-bit products; the
 // GPU, which has no fast 64-bit multiply, runs it on the same bytes viewed as 2N u32 limbs with
-// PTX mad.lo.cc / madc.hi.cc carry chains (mont_mul_u32_ptx). mont_mul_u32 is the portable form of
-// the 32-bit algorithm; the tests run it on the CPU against the 64-bit form.
+// PTX mad.lo.cc / madc.hi.cc carry chains (mont_mul_u32_chain, whose carry flag is emulated on the
+// CPU so the tests run the same sequence). mont_mul_u32 is a plain-C form of the 32-bit algorithm.
 #pragma once
 #include "core/common.hpp"
 
@@ -107,6 +107,60 @@ ZKGPU_HD constexpr uint64_t add(uint64_t* r, const uint64_t* a, const uint64_t* 
   return carry;
 }
 }  // namespace limbs
+
+// 32-bit multiply-add with a carry flag: PTX instructions on the GPU (asm volatile keeps the
+// order, since the flag is invisible to the compiler), an emulated flag on the CPU. Names follow
+// PTX: mad.lo.cc = c + lo(a*b) setting CF; madc.* also adds CF in; addc = a + b + CF.
+struct CarryChain {
+#if defined(__CUDA_ARCH__)
+  __device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+#else
+  uint32_t cf = 0;
+  uint32_t set(uint64_t v) {
+    cf = static_cast<uint32_t>(v >> 32);
+    return static_cast<uint32_t>(v);
+  }
+  uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t{a * b} + c); }
+  uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { return set(uint64_t{a * b} + c + cf); }
+  uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return set(((static_cast<uint64_t>(a) * b) >> 32) + c);
+  }
+  uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    return set(((static_cast<uint64_t>(a) * b) >> 32) + c + cf);
+  }
+  uint32_t addc(uint32_t a, uint32_t b) { return static_cast<uint32_t>(uint64_t{a} + b + cf); }
+  uint32_t addc_cc(uint32_t a, uint32_t b) { return set(uint64_t{a} + b + cf); }
+#endif
+};
 
 template <class Cfg>
 struct MontField {
@@ -268,10 +322,11 @@ struct MontField {
     reduce_once(out);
   }
 
-#if defined(__CUDA_ARCH__)
-  // The same 32-bit CIOS as mont_mul_u32 with explicit PTX carry chains: per outer step one
-  // even/odd split of a*b[i] and m*p (mad.lo.cc / madc.hi.cc), as in sppark's mont_t.
-  __device__ __forceinline__ static void mont_mul_u32_ptx(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
+  // The 32-bit CIOS with explicit carry chains (mad.lo.cc / madc.hi.cc ... on the GPU): per outer
+  // step the low halves of a*b[i] go into t[j] and the high halves into t[j+1], each as one carry
+  // chain, then the same for m*p, then a one-word shift. CarryChain emulates the PTX carry flag on
+  // the CPU, so the tests run this exact instruction sequence against mont_mul_u64.
+  ZKGPU_HD static void mont_mul_u32_chain(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
     constexpr int M = 2 * N;
     const auto mod = Cfg::modulus();
     uint32_t a[M], b[M], p[M], t[M + 2];
@@ -286,31 +341,29 @@ struct MontField {
     }
     ZKGPU_UNROLL
     for (int j = 0; j < M + 2; ++j) t[j] = 0;
+    CarryChain cc;
     ZKGPU_UNROLL
     for (int i = 0; i < M; ++i) {
-      // t[0..M+1] += a * b[i]: low halves into t[j], high halves into t[j+1], one carry chain each.
-      uint32_t bi = b[i];
-      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a[0]), "r"(bi));
+      const uint32_t bi = b[i];
+      t[0] = cc.mad_lo_cc(a[0], bi, t[0]);
       ZKGPU_UNROLL
-      for (int j = 1; j < M; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a[j]), "r"(bi));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[M]));
-      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a[0]), "r"(bi));
+      for (int j = 1; j < M; ++j) t[j] = cc.madc_lo_cc(a[j], bi, t[j]);
+      t[M] = cc.addc(t[M], 0);
+      t[1] = cc.mad_hi_cc(a[0], bi, t[1]);
       ZKGPU_UNROLL
-      for (int j = 1; j < M - 1; ++j) asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a[j]), "r"(bi));
-      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[M]) : "r"(a[M - 1]), "r"(bi));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[M + 1]));
-      // t += m * p, then shift down one word (t[0] becomes 0 by the choice of m).
-      uint32_t m = t[0] * Cfg::INV32;
-      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(p[0]), "r"(m));
+      for (int j = 1; j < M; ++j) t[j + 1] = cc.madc_hi_cc(a[j], bi, t[j + 1]);
+      t[M + 1] = cc.addc(t[M + 1], 0);
+      // t += m*p with m chosen so that the low word becomes 0.
+      const uint32_t m = t[0] * Cfg::INV32;
+      t[0] = cc.mad_lo_cc(p[0], m, t[0]);
       ZKGPU_UNROLL
-      for (int j = 1; j < M; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(p[j]), "r"(m));
-      asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[M]));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[M + 1]));
-      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(p[0]), "r"(m));
+      for (int j = 1; j < M; ++j) t[j] = cc.madc_lo_cc(p[j], m, t[j]);
+      t[M] = cc.addc_cc(t[M], 0);
+      t[M + 1] = cc.addc(t[M + 1], 0);
+      t[1] = cc.mad_hi_cc(p[0], m, t[1]);
       ZKGPU_UNROLL
-      for (int j = 1; j < M - 1; ++j) asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(p[j]), "r"(m));
-      asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[M]) : "r"(p[M - 1]), "r"(m));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[M + 1]));
+      for (int j = 1; j < M; ++j) t[j + 1] = cc.madc_hi_cc(p[j], m, t[j + 1]);
+      t[M + 1] = cc.addc(t[M + 1], 0);
       ZKGPU_UNROLL
       for (int j = 0; j < M + 1; ++j) t[j] = t[j + 1];
       t[M + 1] = 0;
@@ -319,12 +372,11 @@ struct MontField {
     for (int i = 0; i < N; ++i) out[i] = t[2 * i] | (static_cast<uint64_t>(t[2 * i + 1]) << 32);
     reduce_once(out);
   }
-#endif
 
   ZKGPU_HD constexpr MontField operator*(const MontField& o) const {
     MontField r{};
 #if defined(__CUDA_ARCH__)
-    mont_mul_u32_ptx(r.l, l, o.l);
+    mont_mul_u32_chain(r.l, l, o.l);
 #else
     mont_mul_u64(r.l, l, o.l);
 #endif
