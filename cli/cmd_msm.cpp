@@ -18,7 +18,7 @@
 
 #include "commands.hpp"
 #include "msm/bench_support.hpp"
-#include "msm_line.hpp"
+#include "msm/msm_line.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA

@@ -1,8 +1,8 @@
-#include "msm_line.hpp"
+#include "msm/msm_line.hpp"
 
 #include "zkgpu/bls12_377.hpp"
 
-namespace zkgpu::cli {
+namespace zkgpu::bls12_377 {
 
 namespace {
 std::string_view trim(std::string_view s) {
@@ -12,8 +12,7 @@ std::string_view trim(std::string_view s) {
 }
 }  // namespace
 
-bool parse_msm_line(std::string_view line, bls12_377::G1Affine& point, bls12_377::Scalar& scalar, std::string& err) {
-  using namespace bls12_377;
+bool parse_msm_line(std::string_view line, G1Affine& point, Scalar& scalar, std::string& err) {
   line = trim(line);
   std::string_view fields[3];
   size_t count = 0;
@@ -60,4 +59,4 @@ bool parse_msm_line(std::string_view line, bls12_377::G1Affine& point, bls12_377
   return true;
 }
 
-}  // namespace zkgpu::cli
+}  // namespace zkgpu::bls12_377
