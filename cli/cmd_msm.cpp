@@ -83,7 +83,7 @@ struct BenchOptions {
   std::string curve = "bls12-377", log_n = "16..24", backend = "all";
   bool json = false, quick = false;
   int runs = 3;
-  unsigned cpu_max_log = 20;
+  unsigned cpu_max_log = 20, window = 0;
 };
 
 bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
@@ -158,15 +158,17 @@ int bench_msm(const BenchOptions& o) {
     if (want_cpu && lg <= o.cpu_max_log) {
       MsmOptions opt;
       opt.backend = Backend::Cpu;
+      opt.window_bits = std::min(o.window, 15u);
       cpu = time_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
     }
 #if ZKGPU_HAVE_CUDA
     if (want_gpu) {
       MsmOptions opt;
       opt.backend = Backend::Cuda;
+      opt.window_bits = o.window;
       G1Affine gpu_result = msm(bases, sc, opt);  // uploads the bases once
-      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, 0, 1, o.runs));
-      from_host = median(cuda::time_msm_from_host(te.data(), sc.data(), n, 0, 1, o.runs));
+      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, o.runs));
+      from_host = median(cuda::time_msm_from_host(te.data(), sc.data(), n, o.window, 1, o.runs));
       if (cpu >= 0 && !(gpu_result == cpu_result)) {
         std::cerr << "error: GPU and CPU MSM results differ at 2^" << lg << "\n";
         return 1;
@@ -264,6 +266,7 @@ void add_msm_command(CLI::App& app) {
   bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
   bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
   bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1, 26));
+  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 15)")->check(CLI::Range(0, 20));
   bench->add_flag("--json", bo.json, "Print JSON instead of a table");
   bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
   bench->callback([] { check_rc(bench_msm(bo)); });
