@@ -36,10 +36,11 @@ constexpr uint32_t PART = 64;        // buckets per thread in the window reducti
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
 
-__global__ void digits_kernel(const Scalar* scalars, uint32_t n, unsigned c, unsigned windows, uint32_t* keys,
-                              uint32_t* vals) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+// Points [first, first + count) of n; keys/vals are window-major (index w*n + i).
+__global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
+                              unsigned windows, uint32_t* keys, uint32_t* vals) {
+  uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= first + count) return;
   const Scalar s = scalars[i];
   const uint32_t sentinel = static_cast<uint32_t>(windows) << (c - 1);  // zero digits sort last
   uint32_t carry = 0;
@@ -176,6 +177,11 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
   rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
+  // Scalars from host memory go through two pinned staging buffers, so the copy into pinned memory
+  // (CPU), the upload (copy engine) and the digits of the previous chunk (SMs) overlap.
+  static constexpr size_t STAGE_SCALARS = size_t{1} << 20;  // 32 MiB per buffer
+  rt::PinnedBuffer<Scalar> stage[2];
+  cudaEvent_t stage_free[2] = {nullptr, nullptr};
   bool poison = false;
 };
 Workspace& workspace() {
@@ -193,8 +199,33 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
 // The MSM proper on device-resident inputs; returns the sum of the windows as an extended point.
-TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Scalar* d_scalars, uint32_t n,
-                         unsigned c, cudaStream_t stream) {
+// Uploads n scalars from pageable host memory into ws.scalars chunk by chunk and computes the
+// digits of each chunk as it lands.
+void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W,
+                               cudaStream_t stream) {
+  grow(ws.scalars, n);
+  if (ws.poison) poison_fill(ws.scalars, stream);
+  for (int k = 0; k < 2; ++k) {
+    if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<Scalar>(Workspace::STAGE_SCALARS);
+    if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
+  }
+  int k = 0;
+  for (uint32_t first = 0; first < n; first += static_cast<uint32_t>(Workspace::STAGE_SCALARS), k ^= 1) {
+    const uint32_t count = static_cast<uint32_t>(std::min<size_t>(Workspace::STAGE_SCALARS, n - first));
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.stage_free[k]));  // its previous upload is done
+    std::memcpy(ws.stage[k].data(), host + first, count * sizeof(Scalar));
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.scalars.data() + first, ws.stage[k].data(), count * sizeof(Scalar),
+                                     cudaMemcpyHostToDevice, stream));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.stage_free[k], stream));
+    digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(ws.scalars.data(), first, count, n, c, W,
+                                                           ws.keys[0].data(), ws.vals[0].data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
+}
+
+// host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
+TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Scalar* d_scalars,
+                         const Scalar* host_scalars, uint32_t n, unsigned c, cudaStream_t stream) {
   const unsigned W = msm_window_count(c);
   const uint32_t buckets_per_window = 1u << (c - 1);
   const uint32_t sentinel = W << (c - 1);
@@ -233,8 +264,12 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Sca
   }
 
   // 1. digits, 2. sort by bucket key.
-  digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, n, c, W, ws.keys[0].data(), ws.vals[0].data());
-  ZKGPU_CUDA_CHECK_LAUNCH();
+  if (host_scalars) {
+    upload_scalars_and_digits(ws, host_scalars, n, c, W, stream);
+  } else {
+    digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, n, c, W, ws.keys[0].data(), ws.vals[0].data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
   cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
   int end_bit = 1;
   while ((uint64_t{1} << end_bit) <= sentinel) ++end_bit;
@@ -375,7 +410,7 @@ TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, si
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  return msm_on_device(ws, d_points, d_scalars, static_cast<uint32_t>(n), pick_window(n, c), stream);
+  return msm_on_device(ws, d_points, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c), stream);
 }
 
 TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c) {
@@ -385,10 +420,8 @@ TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_sca
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  grow(ws.scalars, n);
-  if (ws.poison) poison_fill(ws.scalars, stream);
-  ws.scalars.upload(host_scalars, n, stream);
-  return msm_on_device(ws, bases.points.data(), ws.scalars.data(), static_cast<uint32_t>(n), pick_window(n, c), stream);
+  return msm_on_device(ws, bases.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
+                       stream);
 }
 
 std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
@@ -415,10 +448,9 @@ std::vector<double> time_msm_from_host(const TePrecomputed* host_points, const S
       std::lock_guard<std::mutex> lock(ws.mu);
       rt::Stream stream;
       grow(ws.points, n);
-      grow(ws.scalars, n);
       ws.points.upload(host_points, n, stream);
-      ws.scalars.upload(host_scalars, n, stream);
-      (void)msm_on_device(ws, ws.points.data(), ws.scalars.data(), static_cast<uint32_t>(n), pick_window(n, c), stream);
+      (void)msm_on_device(ws, ws.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
+                          stream);
     }
     auto t1 = std::chrono::steady_clock::now();
     if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -437,6 +469,7 @@ void release_msm_workspace() {
   std::lock_guard<std::mutex> lock(ws.mu);
   ws.scalars.reset();
   ws.points.reset();
+  for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<Scalar>();
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.run_start, &ws.flags, &ws.pos,
                   &ws.seg_start, &ws.seg_keys, &ws.counters})
     b->reset();
