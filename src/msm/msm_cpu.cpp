@@ -23,9 +23,11 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     for (unsigned w = 0; w < W; ++w) digits[w * n + i] = static_cast<int16_t>(next_signed_digit(scalars[i], w, c, carry));
   }
 
-  // Enough chunks that every thread has a task even when there are fewer windows than threads.
+  // About four tasks per thread, so W tasks on a similar thread count do not leave most threads idle
+  // in a last round; but each chunk keeps at least 2^c points, since every chunk pays its own
+  // bucket reduction (2^c additions).
   const size_t threads = static_cast<size_t>(omp_get_max_threads());
-  const size_t chunks = std::max<size_t>(1, std::min<size_t>((threads + W - 1) / W, (n + 4095) / 4096));
+  const size_t chunks = std::clamp<size_t>((4 * threads + W - 1) / W, 1, std::max<size_t>(1, n >> c));
   const size_t tasks = W * chunks;
   std::vector<TeExtended> partial(tasks, TeExtended::identity());
 #pragma omp parallel
