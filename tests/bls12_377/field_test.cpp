@@ -47,6 +47,29 @@ TEST(Bls12377Field, U32AndPtxChainMontgomeryMatchU64) {
   }
 }
 
+// The GPU's carry-chain addition and subtraction (flag emulated here) against the u64 forms.
+TEST(Bls12377Field, U32ChainAddSubMatchU64) {
+  Rng rng(5);
+  for (int i = 0; i < 3000; ++i) {
+    Fp a = random_fp(rng), b = random_fp(rng);
+    if (i == 0) a = -Fp::one(), b = -Fp::one();
+    if (i == 1) a = Fp::zero(), b = -Fp::one();
+    if (i == 2) b = a;
+    Fp s{}, d{};
+    Fp::add_u32_chain(s.l, a.l, b.l);
+    Fp::sub_u32_chain(d.l, a.l, b.l);
+    ASSERT_EQ(s, a + b) << i;
+    ASSERT_EQ(d, a - b) << i;
+    Fr x = random_fr(rng), y = random_fr(rng);
+    if (i == 0) x = -Fr::one(), y = -Fr::one();
+    Fr u{}, v{};
+    Fr::add_u32_chain(u.l, x.l, y.l);
+    Fr::sub_u32_chain(v.l, x.l, y.l);
+    ASSERT_EQ(u, x + y) << i;
+    ASSERT_EQ(v, x - y) << i;
+  }
+}
+
 TEST(Bls12377Field, FieldLaws) {
   Rng rng(3);
   for (int i = 0; i < 200; ++i) {

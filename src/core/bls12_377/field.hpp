@@ -143,6 +143,26 @@ struct CarryChain {
     asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
   }
+  __device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
+  __device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+  }
 #else
   uint32_t cf = 0;
   uint32_t set(uint64_t v) {
@@ -159,6 +179,18 @@ struct CarryChain {
   }
   uint32_t addc(uint32_t a, uint32_t b) { return static_cast<uint32_t>(uint64_t{a} + b + cf); }
   uint32_t addc_cc(uint32_t a, uint32_t b) { return set(uint64_t{a} + b + cf); }
+  uint32_t add_cc(uint32_t a, uint32_t b) { return set(uint64_t{a} + b); }
+  // Subtractions: CF is the borrow.
+  uint32_t sub_cc(uint32_t a, uint32_t b) {
+    cf = a < b;
+    return a - b;
+  }
+  uint32_t subc_cc(uint32_t a, uint32_t b) {
+    uint64_t d = uint64_t{a} - b - cf;
+    cf = static_cast<uint32_t>(d >> 63);
+    return static_cast<uint32_t>(d);
+  }
+  uint32_t subc(uint32_t a, uint32_t b) { return a - b - cf; }
 #endif
 };
 
@@ -218,22 +250,76 @@ struct MontField {
   }
   ZKGPU_HD constexpr bool operator!=(const MontField& o) const { return !(*this == o); }
 
+  // Modular addition and subtraction as 32-bit carry chains with a branch-free final select (the
+  // GPU form; CarryChain emulates the flag on the CPU, where the tests compare it with the u64 form).
+  ZKGPU_HD static void add_u32_chain(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
+    constexpr int M = 2 * N;
+    const auto mod = Cfg::modulus();
+    uint32_t r[M], d[M];
+    CarryChain cc;
+    ZKGPU_UNROLL
+    for (int j = 0; j < M; ++j) {
+      const uint32_t a = static_cast<uint32_t>(a64[j / 2] >> (32 * (j % 2)));
+      const uint32_t b = static_cast<uint32_t>(b64[j / 2] >> (32 * (j % 2)));
+      r[j] = j == 0 ? cc.add_cc(a, b) : cc.addc_cc(a, b);  // no carry out: 2m < 2^(32M)
+    }
+    ZKGPU_UNROLL
+    for (int j = 0; j < M; ++j) {
+      const uint32_t p = static_cast<uint32_t>(mod.l[j / 2] >> (32 * (j % 2)));
+      d[j] = j == 0 ? cc.sub_cc(r[j], p) : cc.subc_cc(r[j], p);
+    }
+    const uint32_t keep = cc.subc(0, 0);  // all ones when r < m (the subtraction borrowed)
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) {
+      const uint32_t lo = (r[2 * i] & keep) | (d[2 * i] & ~keep), hi = (r[2 * i + 1] & keep) | (d[2 * i + 1] & ~keep);
+      out[i] = lo | (static_cast<uint64_t>(hi) << 32);
+    }
+  }
+  ZKGPU_HD static void sub_u32_chain(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
+    constexpr int M = 2 * N;
+    const auto mod = Cfg::modulus();
+    uint32_t r[M];
+    CarryChain cc;
+    ZKGPU_UNROLL
+    for (int j = 0; j < M; ++j) {
+      const uint32_t a = static_cast<uint32_t>(a64[j / 2] >> (32 * (j % 2)));
+      const uint32_t b = static_cast<uint32_t>(b64[j / 2] >> (32 * (j % 2)));
+      r[j] = j == 0 ? cc.sub_cc(a, b) : cc.subc_cc(a, b);
+    }
+    const uint32_t borrow = cc.subc(0, 0);  // all ones when a < b: add m back
+    ZKGPU_UNROLL
+    for (int j = 0; j < M; ++j) {
+      const uint32_t p = static_cast<uint32_t>(mod.l[j / 2] >> (32 * (j % 2))) & borrow;
+      r[j] = j == 0 ? cc.add_cc(r[j], p) : cc.addc_cc(r[j], p);
+    }
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) out[i] = r[2 * i] | (static_cast<uint64_t>(r[2 * i + 1]) << 32);
+  }
+
   ZKGPU_HD constexpr MontField operator+(const MontField& o) const {
     MontField r{};
+#if defined(__CUDA_ARCH__)
+    add_u32_chain(r.l, l, o.l);
+#else
     limbs::add<N>(r.l, l, o.l);  // no carry out: 2m < 2^(64N)
     uint64_t t[N];
     const auto m = Cfg::modulus();
     if (!limbs::sub<N>(t, r.l, m.l)) {
       for (int i = 0; i < N; ++i) r.l[i] = t[i];
     }
+#endif
     return r;
   }
   ZKGPU_HD constexpr MontField operator-(const MontField& o) const {
     MontField r{};
+#if defined(__CUDA_ARCH__)
+    sub_u32_chain(r.l, l, o.l);
+#else
     if (limbs::sub<N>(r.l, l, o.l)) {
       const auto m = Cfg::modulus();
       limbs::add<N>(r.l, r.l, m.l);
     }
+#endif
     return r;
   }
   ZKGPU_HD constexpr MontField operator-() const { return zero() - *this; }
