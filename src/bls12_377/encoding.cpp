@@ -276,34 +276,14 @@ std::vector<TePrecomputed> precompute_te(std::span<const G1Affine> points) {
   const size_t n = points.size();
   std::vector<TePrecomputed> out(n);
   size_t bad = n;
-#pragma omp parallel
+#pragma omp parallel reduction(min : bad)
   {
-    // Montgomery's trick on this thread's contiguous slice: one inversion per thread.
+    // One batched inversion per thread over its contiguous slice.
     const size_t nt = static_cast<size_t>(omp_get_num_threads()), id = static_cast<size_t>(omp_get_thread_num());
     const size_t lo = n * id / nt, hi = n * (id + 1) / nt;
-    std::vector<Fp> xn(hi - lo), yn(hi - lo), den(hi - lo), prefix(hi - lo);
-    Fp acc = Fp::one();
-    for (size_t i = lo; i < hi; ++i) {
-      size_t k = i - lo;
-      if (points[i].infinity || !sw_to_te_fractions(points[i], xn[k], yn[k], den[k])) {
-        if (!points[i].infinity) {
-#pragma omp critical
-          bad = std::min(bad, i);
-        }
-        den[k] = Fp::one();  // marks "no TE point": the output is the identity
-        xn[k] = Fp::zero();
-        yn[k] = Fp::one();
-      }
-      prefix[k] = acc;
-      acc *= den[k];
-    }
-    Fp inv = acc.inverse();
-    for (size_t i = hi; i-- > lo;) {
-      size_t k = i - lo;
-      Fp di = inv * prefix[k];
-      inv *= den[k];
-      out[i] = te_precompute(xn[k] * di, yn[k] * di);  // the identity (0, 1) gives (1, 1, 0)
-    }
+    std::vector<Fp> prefix(hi - lo);
+    size_t b = sw_to_te_batch(points.data() + lo, out.data() + lo, hi - lo, prefix.data());
+    if (b != hi - lo) bad = lo + b;
   }
   if (bad != n) throw_invalid("point " + std::to_string(bad) + ": the twisted-Edwards map is undefined there (the point is not in G1)");
   return out;

@@ -103,7 +103,14 @@ void MsmBases::upload() const {
 G1Affine msm(std::span<const G1Affine> points, std::span<const Scalar> scalars, const MsmOptions& opt) {
   check_sizes(points.size(), scalars.size());
   // One-off bases: callers of this overload vouch for their points (the CLI validates each line);
-  // MsmBases(points, true) is the checked path.
+  // MsmBases(points, true) is the checked path. On the GPU the bases are converted on the device.
+  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    check_scalars(scalars);
+    check_window(opt.window_bits, 20);
+    return te_to_sw(cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits));
+#endif
+  }
   MsmBases bases(points, false);
   return run(bases, scalars, opt);
 }

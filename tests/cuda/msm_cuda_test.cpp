@@ -60,7 +60,8 @@ TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
     Input in = random_input(n, rng);
     MsmBases bases(in.points, false);
     G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;           // resident bases
+    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;       // bases from host
   }
 }
 
@@ -111,6 +112,20 @@ TEST(Bls12377MsmGpu, KnownDiscreteLogsLarge) {
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
   EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expected_msm(in.dlogs, in.scalars));
+}
+
+// Bases from host memory are converted on the GPU; a point where the map is undefined is named.
+TEST(Bls12377MsmGpu, FromHostRejectsExceptionalPoints) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(46);
+  Input in = random_input(100, rng);
+  in.points[77] = {-Fp::one(), Fp::zero(), false};  // (-1, 0): order 2, y = 0
+  try {
+    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 77"), std::string::npos) << e.what();
+  }
 }
 
 #if ZKGPU_HAVE_CUDA

@@ -207,6 +207,37 @@ ZKGPU_HD constexpr bool sw_to_te_fractions(const G1Affine& p, Fp& xn, Fp& yn, Fp
   return !den.is_zero();
 }
 
+// Bases to the stored TE form with one inversion for `count` points (Montgomery's trick; the
+// fractions are recomputed in the backward pass, so the only scratch is `prefix`, count elements).
+// The identity, and any point where the map is undefined, becomes the TE identity (1, 1, 0).
+// Returns the index of the first point where the map is undefined (never in G1), or count.
+// Run per CPU thread by precompute_te and per GPU thread by the from-host MSM.
+ZKGPU_HD size_t sw_to_te_batch(const G1Affine* in, TePrecomputed* out, size_t count, Fp* prefix) {
+  size_t bad = count;
+  Fp acc = Fp::one();
+  for (size_t i = 0; i < count; ++i) {
+    Fp xn, yn, den;
+    if (in[i].infinity || !sw_to_te_fractions(in[i], xn, yn, den)) {
+      if (!in[i].infinity && bad == count) bad = i;
+      den = Fp::one();
+    }
+    prefix[i] = acc;
+    acc *= den;
+  }
+  Fp inv = acc.inverse();
+  for (size_t i = count; i-- > 0;) {
+    Fp xn, yn, den;
+    if (in[i].infinity || !sw_to_te_fractions(in[i], xn, yn, den)) {
+      out[i] = TePrecomputed::identity();
+      continue;
+    }
+    Fp di = inv * prefix[i];
+    inv *= den;
+    out[i] = te_precompute(xn * di, yn * di);
+  }
+  return bad;
+}
+
 // Inverse map from affine TE (X, Y) != (0, 1): u = (1+Y)/(1-Y), x = u/s - 1, y = c*u/(X*s), with
 // one inversion of (1-Y)*X.
 ZKGPU_HD constexpr G1Affine te_affine_to_sw(const Fp& X, const Fp& Y) {

@@ -18,16 +18,18 @@ const TePrecomputed* device_points(const detail::DeviceBases& b);
 unsigned default_window_bits(size_t n);
 // Bases resident on the device, scalars in host memory.
 TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c);
+// Bases (short Weierstrass, converted on the device) and scalars in host memory.
+TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c);
 // Both in device memory.
 TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned c);
 
 // Timings (milliseconds per run, after warm-up), for the benchmarks:
 // resident: bases on the device, scalars uploaded from host memory each run;
-// from_host: bases (already in TE form on the host) and scalars uploaded each run.
+// from_host: SW bases and scalars uploaded each run, the bases converted on the device (msm_from_host).
 std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c,
                                       int warmup, int runs);
-std::vector<double> time_msm_from_host(const TePrecomputed* host_points, const Scalar* host_scalars, size_t n,
-                                       unsigned c, int warmup, int runs);
+std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
+                                       int warmup, int runs);
 
 // Point-addition benchmark (twisted-Edwards mixed additions, 7M). Throughput: `threads` independent
 // accumulators, each adding `adds_per_thread` bases streamed from memory; returns additions per
