@@ -11,6 +11,7 @@ void add_whir_command(CLI::App& app);
 void add_mlkem_command(CLI::App& app);
 void add_mldsa_command(CLI::App& app);
 void add_ed25519_command(CLI::App& app);
+void add_msm_command(CLI::App& app);  // also registers `padd`
 
 // Exit status for usage errors and unparsable input (0 = success, 1 = a verdict of "no").
 inline constexpr int EXIT_USAGE = 2;

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   zkgpu::cli::add_mlkem_command(app);
   zkgpu::cli::add_mldsa_command(app);
   zkgpu::cli::add_ed25519_command(app);
+  zkgpu::cli::add_msm_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status

@@ -1,0 +1,194 @@
+// BLS12-377 point additions and MSM. The PADD rows follow the Versal AI-Engine paper's table:
+// throughput of independent mixed twisted-Edwards additions and latency of a dependent chain,
+// for our CPU, our GPU and a GMP-based CPU adder (mpz multiply + mpz mod, the paper's CPU
+// baseline style) measured in the same run. The GMP adder's result is checked against ours.
+#include <benchmark/benchmark.h>
+#include <gmp.h>
+#include <omp.h>
+
+#include <vector>
+
+#include "msm/bench_support.hpp"
+#include "zkgpu/backend.hpp"
+#include "zkgpu/msm.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "msm/cuda/api.hpp"
+#endif
+
+namespace zkgpu {
+namespace {
+using namespace zkgpu::bls12_377;
+
+const std::vector<TePrecomputed>& padd_bases() {
+  static const std::vector<TePrecomputed> b = precompute_te(random_g1_points(4096, 7));
+  return b;
+}
+
+// ---- GMP reference adder (canonical, non-Montgomery integers) ----
+struct GmpField {
+  mpz_t p;
+  GmpField() {
+    mpz_init_set_str(p, "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 16);
+  }
+};
+const GmpField& gmp_field() {
+  static GmpField f;
+  return f;
+}
+void to_mpz(mpz_t out, const Fp& v) {
+  FpRepr c = v.canonical();
+  mpz_import(out, 6, -1, sizeof(uint64_t), 0, 0, c.l);
+}
+struct GmpBase {
+  mpz_t ymx, ypx, kt;
+};
+struct GmpPoint {
+  mpz_t x, y, z, t;
+};
+struct GmpScratch {
+  mpz_t a, b, c, d, e, f, g, h, u;
+  GmpScratch() { mpz_inits(a, b, c, d, e, f, g, h, u, nullptr); }
+  ~GmpScratch() { mpz_clears(a, b, c, d, e, f, g, h, u, nullptr); }
+};
+// madd-2008-hwcd-3 with stored k*T2, every product reduced by mpz_mod.
+void gmp_padd(GmpPoint& p, const GmpBase& q, GmpScratch& s, const mpz_t m) {
+  mpz_sub(s.u, p.y, p.x);
+  mpz_mul(s.a, s.u, q.ymx);
+  mpz_mod(s.a, s.a, m);
+  mpz_add(s.u, p.y, p.x);
+  mpz_mul(s.b, s.u, q.ypx);
+  mpz_mod(s.b, s.b, m);
+  mpz_mul(s.c, p.t, q.kt);
+  mpz_mod(s.c, s.c, m);
+  mpz_add(s.d, p.z, p.z);
+  mpz_sub(s.e, s.b, s.a);
+  mpz_sub(s.f, s.d, s.c);
+  mpz_add(s.g, s.d, s.c);
+  mpz_add(s.h, s.b, s.a);
+  mpz_mul(p.x, s.e, s.f);
+  mpz_mod(p.x, p.x, m);
+  mpz_mul(p.y, s.g, s.h);
+  mpz_mod(p.y, p.y, m);
+  mpz_mul(p.t, s.e, s.h);
+  mpz_mod(p.t, p.t, m);
+  mpz_mul(p.z, s.f, s.g);
+  mpz_mod(p.z, p.z, m);
+}
+
+void BM_PaddGmp(benchmark::State& st) {
+  const auto& bases = padd_bases();
+  const mpz_t& m = gmp_field().p;
+  std::vector<GmpBase> gb(bases.size());
+  for (size_t i = 0; i < bases.size(); ++i) {
+    mpz_inits(gb[i].ymx, gb[i].ypx, gb[i].kt, nullptr);
+    to_mpz(gb[i].ymx, bases[i].ymx);
+    to_mpz(gb[i].ypx, bases[i].ypx);
+    to_mpz(gb[i].kt, bases[i].kt);
+  }
+  GmpPoint acc;
+  mpz_inits(acc.x, acc.y, acc.z, acc.t, nullptr);
+  mpz_set_ui(acc.y, 1), mpz_set_ui(acc.z, 1);  // the identity (0, 1, 1, 0)
+  GmpScratch s;
+  size_t k = 0;
+  for (auto _ : st) {  // one dependent chain: per-iteration time is the latency
+    gmp_padd(acc, gb[k % gb.size()], s, m);
+    ++k;
+  }
+  // Same chain with our adder: the results must agree (x/z, as integers mod p).
+  TeExtended ours = TeExtended::identity();
+  mpz_set_ui(acc.x, 0), mpz_set_ui(acc.y, 1), mpz_set_ui(acc.z, 1), mpz_set_ui(acc.t, 0);
+  for (size_t i = 0; i < 100; ++i) {
+    gmp_padd(acc, gb[i % gb.size()], s, m);
+    ours = te_add_precomputed(ours, bases[i % bases.size()]);
+  }
+  mpz_t want;
+  mpz_init(want);
+  to_mpz(want, ours.x * ours.z.inverse());
+  mpz_invert(s.u, acc.z, m);
+  mpz_mul(s.u, s.u, acc.x);
+  mpz_mod(s.u, s.u, m);
+  if (mpz_cmp(s.u, want) != 0) st.SkipWithError("GMP adder disagrees with zkgpu's");
+  mpz_clear(want);
+  mpz_clears(acc.x, acc.y, acc.z, acc.t, nullptr);
+  for (auto& b : gb) mpz_clears(b.ymx, b.ypx, b.kt, nullptr);
+  st.SetItemsProcessed(static_cast<int64_t>(st.iterations()));
+  st.counters["M_PADD/s"] = benchmark::Counter(static_cast<double>(st.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PaddGmp);
+
+void BM_PaddCpuLatency(benchmark::State& st) {
+  const auto& bases = padd_bases();
+  TeExtended acc = TeExtended::identity();
+  size_t k = 0;
+  for (auto _ : st) {
+    acc = te_add_precomputed(acc, bases[k++ % bases.size()]);
+    benchmark::DoNotOptimize(acc);
+  }
+  st.SetItemsProcessed(static_cast<int64_t>(st.iterations()));
+  st.counters["M_PADD/s"] = benchmark::Counter(static_cast<double>(st.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PaddCpuLatency);
+
+// Independent additions: range(0) threads, 8 accumulators each.
+void BM_PaddCpuThroughput(benchmark::State& st) {
+  const unsigned threads = st.range(0) ? static_cast<unsigned>(st.range(0)) : static_cast<unsigned>(omp_get_max_threads());
+  double rate = 0;
+  for (auto _ : st) rate = padd_cpu_throughput(padd_bases(), threads, 80000);
+  st.counters["M_PADD/s"] = rate / 1e6;
+  st.counters["threads"] = threads;
+}
+BENCHMARK(BM_PaddCpuThroughput)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_PaddGpu(benchmark::State& st) {
+#if ZKGPU_HAVE_CUDA
+  if (!cuda_usable()) {
+    st.SkipWithError(("no usable GPU: " + cuda_unavailable_reason()).c_str());
+    return;
+  }
+  double rate = 0, lat = 0;
+  for (auto _ : st) {
+    rate = bls12_377::cuda::padd_throughput(padd_bases().data(), padd_bases().size(), size_t{1} << 20, 256, nullptr);
+    lat = bls12_377::cuda::padd_latency_us(padd_bases().data(), padd_bases().size(), 20000, nullptr);
+  }
+  st.counters["M_PADD/s"] = rate / 1e6;
+  st.counters["latency_us"] = lat;
+#else
+  st.SkipWithError("built without CUDA");
+#endif
+}
+BENCHMARK(BM_PaddGpu)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_MsmCpu(benchmark::State& st) {
+  const size_t n = size_t{1} << st.range(0);
+  MsmBases bases(random_g1_points(n, 11), false);
+  std::vector<Scalar> s = random_scalars(n, 12);
+  MsmOptions opt;
+  opt.backend = Backend::Cpu;
+  for (auto _ : st) benchmark::DoNotOptimize(msm(bases, s, opt));
+  st.counters["points/s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_MsmCpu)->DenseRange(10, 20, 2)->Unit(benchmark::kMillisecond);
+
+// Bases resident on the device, scalars from host memory each run (wall time per MSM).
+void BM_MsmGpuResident(benchmark::State& st) {
+#if ZKGPU_HAVE_CUDA
+  if (!cuda_usable()) {
+    st.SkipWithError(("no usable GPU: " + cuda_unavailable_reason()).c_str());
+    return;
+  }
+  const size_t n = size_t{1} << st.range(0);
+  MsmBases bases(random_g1_points(n, 13), false);
+  bases.upload();
+  std::vector<Scalar> s = random_scalars(n, 14);
+  std::vector<double> ms = bls12_377::cuda::time_msm_resident(*bases.device(), s.data(), n, 0, 1, 5);
+  size_t i = 0;
+  for (auto _ : st) st.SetIterationTime(ms[i++ % ms.size()] * 1e-3);
+#else
+  st.SkipWithError("built without CUDA");
+#endif
+}
+BENCHMARK(BM_MsmGpuResident)->DenseRange(16, 24, 2)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace zkgpu

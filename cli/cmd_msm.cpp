@@ -1,0 +1,283 @@
+// `zkgpu msm run|bench` and `zkgpu padd bench` for BLS12-377 G1.
+//   msm run: reads lines x:y:s / infinity:s from stdin, prints the MSM as lowercase hex x:y
+//            (no leading zeros) or "infinity"; a bad line is an error naming it (exit 2).
+//   msm bench: CPU backend, GPU with bases resident on the device (scalars from host memory each
+//            run) and GPU with bases and scalars from host memory, for each --log-n.
+//   padd bench: mixed twisted-Edwards additions (the MSM accumulation step) in the terms of the
+//            Versal AI-Engine paper: throughput (M PADD/s) and latency of a dependent chain (us);
+//            the GMP-based CPU baseline is in zkgpu_bench (BM_PaddGmp*), next to the same rows.
+#include <nlohmann/json.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "msm/bench_support.hpp"
+#include "msm/msm_line.hpp"
+#include "zkgpu/msm.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "msm/cuda/api.hpp"
+#endif
+
+namespace zkgpu::cli {
+
+namespace {
+using namespace zkgpu::bls12_377;
+
+struct RunOptions {
+  std::string curve = "bls12-377", backend = "auto";
+  unsigned window = 0;
+};
+
+int run_msm(const RunOptions& o) {
+  auto backend = parse_backend(o.backend);
+  if (!backend) {
+    std::cerr << "error: --backend must be cpu, cuda or auto\n";
+    return EXIT_USAGE;
+  }
+  std::vector<G1Affine> points;
+  std::vector<Scalar> scalars;
+  std::vector<size_t> line_of;
+  std::string line, err;
+  for (size_t lineno = 1; std::getline(std::cin, line); ++lineno) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines are allowed
+    G1Affine p;
+    Scalar s;
+    if (!parse_msm_line(line, p, s, err)) {
+      std::cerr << "error: line " << lineno << ": " << err << "\n";
+      return EXIT_USAGE;
+    }
+    if (points.size() == MSM_MAX_POINTS) {
+      std::cerr << "error: line " << lineno << ": more than 2^26 points\n";
+      return EXIT_USAGE;
+    }
+    points.push_back(p);
+    scalars.push_back(s);
+    line_of.push_back(lineno);
+  }
+  // Subgroup checks in parallel (one scalar multiplication by r each); report the first bad line.
+  size_t bad = points.size();
+#pragma omp parallel for schedule(dynamic, 64) reduction(min : bad)
+  for (size_t i = 0; i < points.size(); ++i)
+    if (!in_subgroup(points[i])) bad = std::min(bad, i);
+  if (bad != points.size()) {
+    std::cerr << "error: line " << line_of[bad] << ": point is not in the prime-order subgroup G1\n";
+    return EXIT_USAGE;
+  }
+  MsmOptions opt;
+  opt.backend = *backend;
+  opt.window_bits = o.window;
+  G1Affine r = msm(points, scalars, opt);
+  if (r.infinity) std::cout << "infinity\n";
+  else std::cout << to_hex(r.x) << ":" << to_hex(r.y) << "\n";
+  return 0;
+}
+
+struct BenchOptions {
+  std::string curve = "bls12-377", log_n = "16..24", backend = "all";
+  bool json = false, quick = false;
+  int runs = 3;
+  unsigned cpu_max_log = 20, window = 0;
+};
+
+bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
+  try {
+    size_t dots = s.find("..");
+    if (dots == std::string::npos) {
+      lo = hi = static_cast<unsigned>(std::stoul(s));
+    } else {
+      lo = static_cast<unsigned>(std::stoul(s.substr(0, dots)));
+      hi = static_cast<unsigned>(std::stoul(s.substr(dots + 2)));
+    }
+  } catch (const std::exception&) {
+    return false;
+  }
+  return lo >= 1 && lo <= hi && hi <= 26;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class F>
+double time_ms(int runs, F&& fn) {
+  fn();  // warm-up
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    auto a = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+  }
+  return median(t);
+}
+
+std::string fmt(double v, const char* f = "%.2f") {
+  if (v < 0) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+int bench_msm(const BenchOptions& o) {
+  unsigned lo = 0, hi = 0;
+  if (!parse_range(o.quick ? "10..12" : o.log_n, lo, hi)) {
+    std::cerr << "error: --log-n must be N or A..B with 1 <= A <= B <= 26\n";
+    return EXIT_USAGE;
+  }
+  const bool want_cpu = o.backend != "cuda", want_gpu = o.backend != "cpu" && cuda_usable();
+  if (o.backend == "cuda" && !cuda_usable()) {
+    std::cerr << "error: --backend cuda: " << cuda_unavailable_reason() << "\n";
+    return EXIT_USAGE;
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  if (!o.json) {
+    std::printf("BLS12-377 G1 MSM; CPU: %d threads; GPU: %s\n", omp_get_max_threads(),
+                want_gpu ? gpu_info()->name.c_str() : "none");
+    std::printf("%-6s %12s %14s %16s %14s\n", "log n", "CPU ms", "GPU resident", "GPU from host", "CPU TE prep ms");
+  }
+  const size_t max_n = size_t{1} << hi;
+  std::vector<G1Affine> all_points = random_g1_points(max_n, 1);
+  std::vector<Scalar> all_scalars = random_scalars(max_n, 2);
+  for (unsigned lg = lo; lg <= hi; ++lg) {
+    const size_t n = size_t{1} << lg;
+    std::span<const G1Affine> pts(all_points.data(), n);
+    std::span<const Scalar> sc(all_scalars.data(), n);
+    double prep = -1, cpu = -1, resident = -1, from_host = -1;
+    std::vector<TePrecomputed> te;
+    prep = time_ms(1, [&] { te = precompute_te(pts); });
+    MsmBases bases(pts, false);
+    G1Affine cpu_result{};
+    if (want_cpu && lg <= o.cpu_max_log) {
+      MsmOptions opt;
+      opt.backend = Backend::Cpu;
+      opt.window_bits = std::min(o.window, 15u);
+      cpu = time_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
+    }
+#if ZKGPU_HAVE_CUDA
+    if (want_gpu) {
+      MsmOptions opt;
+      opt.backend = Backend::Cuda;
+      opt.window_bits = o.window;
+      G1Affine gpu_result = msm(bases, sc, opt);  // uploads the bases once
+      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, o.runs));
+      from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, o.runs));
+      if (cpu >= 0 && !(gpu_result == cpu_result)) {
+        std::cerr << "error: GPU and CPU MSM results differ at 2^" << lg << "\n";
+        return 1;
+      }
+    }
+#endif
+    if (o.json) {
+      auto opt = [](double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
+      rows.push_back({{"curve", "bls12-377"}, {"log_n", lg}, {"cpu_ms", opt(cpu)}, {"gpu_resident_ms", opt(resident)},
+                      {"gpu_from_host_ms", opt(from_host)}, {"te_precompute_ms", prep},
+                      {"cpu_threads", omp_get_max_threads()}});
+    } else {
+      std::printf("%-6u %12s %14s %16s %14s\n", lg, fmt(cpu).c_str(), fmt(resident).c_str(), fmt(from_host).c_str(),
+                  fmt(prep).c_str());
+    }
+  }
+  if (o.json) {
+    nlohmann::json j;
+    j["benchmark"] = "msm";
+    j["gpu"] = want_gpu ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
+    j["rows"] = rows;
+    std::cout << j.dump(2) << "\n";
+  }
+  return 0;
+}
+
+struct PaddOptions {
+  bool json = false, quick = false;
+};
+
+int bench_padd(const PaddOptions& o) {
+  const size_t nb = o.quick ? 1024 : size_t{1} << 20;
+  std::vector<TePrecomputed> bases = precompute_te(random_g1_points(nb, 3));
+  struct Row {
+    std::string design;
+    double mpadd_s, latency_us;
+    std::string note;
+  };
+  std::vector<Row> rows;
+  const size_t cpu_adds = o.quick ? 8000 : 800000;
+  TeExtended chain_end{};
+  const double cpu_lat = padd_cpu_latency_us(bases, cpu_adds, &chain_end);
+  rows.push_back({"zkgpu CPU, 1 thread", padd_cpu_throughput(bases, 1, cpu_adds) / 1e6, cpu_lat, "measured"});
+  const unsigned threads = static_cast<unsigned>(omp_get_max_threads());
+  rows.push_back({"zkgpu CPU, " + std::to_string(threads) + " threads", padd_cpu_throughput(bases, threads, cpu_adds) / 1e6,
+                  cpu_lat, "measured (latency: one thread)"});
+#if ZKGPU_HAVE_CUDA
+  if (cuda_usable()) {
+    const size_t threads_gpu = o.quick ? 4096 : size_t{1} << 20, adds = o.quick ? 16 : 256;
+    TeExtended g{};
+    double rate = cuda::padd_throughput(bases.data(), nb, threads_gpu, adds, &g);
+    double lat = cuda::padd_latency_us(bases.data(), nb, o.quick ? 1000 : 20000, &g);
+    rows.push_back({"zkgpu GPU (" + gpu_info()->name + ")", rate / 1e6, lat, "measured"});
+  }
+#endif
+  rows.push_back({"AI Engine, Versal VCK190 (paper)", 68.4, 1.06, "published"});
+  rows.push_back({"BSTMSM FPGA, Alveo U250 (paper)", 600.0, 0.87, "published"});
+  rows.push_back({"GMP CPU on VCK190 (paper)", 0.12, 9.88, "published; our GMP row: zkgpu_bench BM_PaddGmp"});
+  if (o.json) {
+    nlohmann::json j;
+    j["benchmark"] = "padd";
+    j["operation"] = "BLS12-377 twisted-Edwards mixed addition (7M, extended + precomputed affine)";
+    for (auto& r : rows)
+      j["rows"].push_back({{"design", r.design}, {"mpadd_per_s", r.mpadd_s}, {"latency_us", r.latency_us}, {"source", r.note}});
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::printf("%-40s %14s %12s  %s\n", "design", "M PADD/s", "latency us", "source");
+    for (auto& r : rows)
+      std::printf("%-40s %14s %12s  %s\n", r.design.c_str(), fmt(r.mpadd_s).c_str(), fmt(r.latency_us, "%.4f").c_str(),
+                  r.note.c_str());
+  }
+  return 0;
+}
+
+void check_rc(int rc) {
+  if (rc != 0) throw CLI::RuntimeError(rc);
+}
+
+}  // namespace
+
+void add_msm_command(CLI::App& app) {
+  auto* m = app.add_subcommand("msm", "Multi-scalar multiplication on BLS12-377 G1");
+  m->require_subcommand(1);
+  static RunOptions ro;
+  auto* run = m->add_subcommand("run", "MSM of lines x:y:s / infinity:s (hex) read from stdin; prints x:y or infinity");
+  run->add_option("--curve", ro.curve, "Curve")->check(CLI::IsMember({"bls12-377"}));
+  run->add_option("--backend", ro.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  run->add_option("--window", ro.window, "Window bits (0 = automatic)")->check(CLI::Range(0, 20));
+  run->callback([] { check_rc(run_msm(ro)); });
+
+  static BenchOptions bo;
+  auto* bench = m->add_subcommand("bench", "MSM timings: CPU, GPU with resident bases, GPU from host memory");
+  bench->add_option("--curve", bo.curve, "Curve")->check(CLI::IsMember({"bls12-377"}));
+  bench->add_option("--log-n", bo.log_n, "Sizes: N or A..B (log2 of the point count)");
+  bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
+  bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
+  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1, 26));
+  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 15)")->check(CLI::Range(0, 20));
+  bench->add_flag("--json", bo.json, "Print JSON instead of a table");
+  bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
+  bench->callback([] { check_rc(bench_msm(bo)); });
+
+  auto* p = app.add_subcommand("padd", "BLS12-377 point-addition benchmark");
+  p->require_subcommand(1);
+  static PaddOptions po;
+  auto* pb = p->add_subcommand("bench", "Mixed TE additions: throughput (M PADD/s) and dependent-chain latency (us)");
+  pb->add_flag("--json", po.json, "Print JSON instead of a table");
+  pb->add_flag("--quick", po.quick, "Tiny sizes, for smoke tests");
+  pb->callback([] { check_rc(bench_padd(po)); });
+}
+
+}  // namespace zkgpu::cli

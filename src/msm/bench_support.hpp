@@ -1,0 +1,21 @@
+// Inputs and CPU measurements shared by `zkgpu msm|padd bench` and bench/msm_bench.cpp.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/bls12_377/curve.hpp"
+
+namespace zkgpu::bls12_377 {
+
+// n distinct points of G1, fast: Q_j + R_i for two tables of random multiples of G (2*sqrt(n)
+// scalar multiplications, then one addition and a batched normalisation per point).
+std::vector<G1Affine> random_g1_points(size_t n, uint64_t seed);
+std::vector<Scalar> random_scalars(size_t n, uint64_t seed);
+
+// Mixed TE additions (te_add_precomputed) on the CPU. Throughput: each thread keeps 8 independent
+// accumulators and streams over the bases; returns additions per second. Latency: one dependent
+// chain on one thread; returns microseconds per addition. `check` gets the chain's end.
+double padd_cpu_throughput(const std::vector<TePrecomputed>& bases, unsigned threads, size_t adds_per_thread);
+double padd_cpu_latency_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check);
+
+}  // namespace zkgpu::bls12_377

@@ -1,0 +1,520 @@
+// GPU Pippenger for BLS12-377 (docs/msm.md): signed digits -> radix sort of (bucket, point) pairs
+// -> bucket sums by segments of at most SEGMENT entries (one thread each, so a bucket holding many
+// points is split over many threads: skewed scalars stay load-balanced), repeated on the partial
+// sums until each bucket has one sum -> per-window bucket reduction by partitioned running sums
+// -> a pairwise tree per window. The W window sums (W ~ 16 points) are combined on the host:
+// Horner's c doublings per window are a serial chain, which one CPU core runs faster than one GPU
+// thread.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+
+#include "core/bls12_377/signed_digits.hpp"
+#include "cuda/runtime.cuh"
+#include "msm/cuda/api.hpp"
+
+namespace zkgpu::bls12_377 {
+
+namespace detail {
+struct DeviceBases {
+  ::zkgpu::cuda::DeviceBuffer<TePrecomputed> points;
+  size_t n = 0;
+};
+}  // namespace detail
+
+namespace cuda {
+namespace rt = ::zkgpu::cuda;
+
+namespace {
+
+constexpr uint32_t SEGMENT = 32;     // entries summed by one thread
+constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
+constexpr uint32_t NEG_BIT = 0x80000000u;
+constexpr unsigned BLOCK = 256;
+
+// Points [first, first + count) of n; keys/vals are window-major (index w*n + i).
+__global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
+                              unsigned windows, uint32_t* keys, uint32_t* vals) {
+  uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= first + count) return;
+  const Scalar s = scalars[i];
+  const uint32_t sentinel = static_cast<uint32_t>(windows) << (c - 1);  // zero digits sort last
+  uint32_t carry = 0;
+  for (unsigned w = 0; w < windows; ++w) {
+    int32_t d = next_signed_digit(s, w, c, carry);
+    size_t o = static_cast<size_t>(w) * n + i;
+    if (d == 0) {
+      keys[o] = sentinel;
+      vals[o] = 0;
+    } else {
+      uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
+      keys[o] = (static_cast<uint32_t>(w) << (c - 1)) | (mag - 1);
+      vals[o] = i | (d < 0 ? NEG_BIT : 0u);
+    }
+  }
+}
+
+// The number of keys below the sentinel (keys are sorted): the one index where the sentinel starts.
+__global__ void count_valid_kernel(const uint32_t* keys, uint32_t n, uint32_t sentinel, uint32_t* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (keys[i] >= sentinel && (i == 0 || keys[i - 1] < sentinel)) *out = i;
+}
+
+// run_start[i] = i where a run of equal keys begins, else 0 (a max-scan then spreads it).
+__global__ void run_heads_kernel(const uint32_t* keys, uint32_t n, uint32_t* run_start) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  run_start[i] = (i == 0 || keys[i] != keys[i - 1]) ? i : 0;
+}
+
+struct MaxOp {
+  __device__ __forceinline__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
+};
+
+// A segment starts at each run start and every SEGMENT entries into a run.
+__global__ void segment_flags_kernel(const uint32_t* run_start, uint32_t n, uint32_t* flags) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  flags[i] = ((i - run_start[i]) % SEGMENT) == 0;
+}
+
+__global__ void segment_scatter_kernel(const uint32_t* flags, const uint32_t* pos, uint32_t n, uint32_t* seg_start,
+                                       uint32_t* nseg) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (flags[i]) seg_start[pos[i]] = i;
+  if (i == n - 1) *nseg = pos[i] + flags[i];
+}
+
+// Level 0: sum the (signed) bases of each segment.
+__global__ void accumulate_bases_kernel(const uint32_t* keys, const uint32_t* vals, const uint32_t* seg_start,
+                                        uint32_t nseg, uint32_t n, const TePrecomputed* bases, TeExtended* out,
+                                        uint32_t* out_keys) {
+  uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nseg) return;
+  uint32_t b = seg_start[s], e = s + 1 < nseg ? seg_start[s + 1] : n;
+  TeExtended acc = TeExtended::identity();
+  for (uint32_t i = b; i < e; ++i) {
+    uint32_t v = vals[i];
+    TePrecomputed p = bases[v & ~NEG_BIT];
+    if (v & NEG_BIT) p = p.neg();
+    acc = te_add_precomputed(acc, p);
+  }
+  out[s] = acc;
+  out_keys[s] = keys[b];
+}
+
+// Later levels: sum the partial sums of each segment.
+__global__ void accumulate_sums_kernel(const uint32_t* keys, const TeExtended* in, const uint32_t* seg_start,
+                                       uint32_t nseg, uint32_t n, TeExtended* out, uint32_t* out_keys) {
+  uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nseg) return;
+  uint32_t b = seg_start[s], e = s + 1 < nseg ? seg_start[s + 1] : n;
+  TeExtended acc = in[b];
+  for (uint32_t i = b + 1; i < e; ++i) acc = te_add(acc, in[i]);
+  out[s] = acc;
+  out_keys[s] = keys[b];
+}
+
+// Bases from host memory to the stored TE form: CONVERT_BATCH consecutive points per thread with one
+// inversion (sw_to_te_batch, the function the CPU's precompute_te runs per thread).
+constexpr uint32_t CONVERT_BATCH = 32;
+__global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t n, uint32_t* bad) {
+  uint32_t first = (blockIdx.x * blockDim.x + threadIdx.x) * CONVERT_BATCH;
+  if (first >= n) return;
+  uint32_t count = n - first < CONVERT_BATCH ? n - first : CONVERT_BATCH;
+  Fp prefix[CONVERT_BATCH];
+  size_t b = sw_to_te_batch(in + first, out + first, count, prefix);
+  if (b != count) atomicMin(bad, first + static_cast<uint32_t>(b));
+}
+
+__global__ void fill_identity_kernel(TeExtended* p, size_t n) {
+  size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = TeExtended::identity();
+}
+
+__global__ void scatter_buckets_kernel(const uint32_t* keys, const TeExtended* sums, uint32_t n, TeExtended* buckets) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) buckets[keys[i]] = sums[i];
+}
+
+// One thread per PART buckets of a window: sum_j (j+1) B_j over its range [lo, lo+len) as
+// running sums (giving sum (j-lo+1) B_j) plus lo times the range's plain sum.
+__global__ void window_parts_kernel(const TeExtended* buckets, uint32_t buckets_per_window, uint32_t len,
+                                    uint32_t parts_per_window, uint32_t total_parts, TeExtended* parts) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= total_parts) return;
+  uint32_t w = t / parts_per_window, part = t % parts_per_window;
+  uint32_t lo = part * len;
+  const TeExtended* b = buckets + static_cast<size_t>(w) * buckets_per_window;
+  TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
+  for (uint32_t j = lo + len; j-- > lo;) {
+    run = te_add(run, b[j]);
+    acc = te_add(acc, run);
+  }
+  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add
+  for (int bit = 31; bit >= 0; --bit) {
+    scaled = te_double(scaled);
+    if ((lo >> bit) & 1) scaled = te_add(scaled, run);
+  }
+  parts[t] = te_add(acc, scaled);
+}
+
+// out[w][j] = in[w][2j] + in[w][2j+1]: one level of a pairwise tree per window.
+__global__ void pair_reduce_kernel(const TeExtended* in, TeExtended* out, uint32_t width, uint32_t windows) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t half = width / 2;
+  if (t >= half * windows) return;
+  uint32_t w = t / half, j = t % half;
+  out[static_cast<size_t>(w) * half + j] =
+      te_add(in[static_cast<size_t>(w) * width + 2 * j], in[static_cast<size_t>(w) * width + 2 * j + 1]);
+}
+
+template <class T>
+void grow(rt::DeviceBuffer<T>& b, size_t n) {
+  b.ensure(std::max<size_t>(n, 1));
+}
+
+// Process-wide buffers, grown on demand and reused (one MSM at a time).
+struct Workspace {
+  std::mutex mu;
+  rt::DeviceBuffer<Scalar> scalars;
+  rt::DeviceBuffer<TePrecomputed> points;  // for inputs that come from the host each call
+  rt::DeviceBuffer<G1Affine> sw_points;
+  rt::DeviceBuffer<uint32_t> keys[2], vals[2], run_start, flags, pos, seg_start, seg_keys;
+  rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
+  rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
+  rt::DeviceBuffer<unsigned char> temp;
+  // Scalars from host memory go through two pinned staging buffers, so the copy into pinned memory
+  // (CPU), the upload (copy engine) and the digits of the previous chunk (SMs) overlap.
+  static constexpr size_t STAGE_SCALARS = size_t{1} << 20;  // 32 MiB per buffer
+  rt::PinnedBuffer<Scalar> stage[2];
+  cudaEvent_t stage_free[2] = {nullptr, nullptr};
+  bool poison = false;
+};
+Workspace& workspace() {
+  static Workspace ws;
+  return ws;
+}
+
+template <class T>
+void poison_fill(rt::DeviceBuffer<T>& b, cudaStream_t s) {
+  if (b.size()) ZKGPU_CUDA_CHECK(cudaMemsetAsync(b.data(), 0xff, b.size() * sizeof(T), s));
+}
+
+void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
+
+unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
+
+// The MSM proper on device-resident inputs; returns the sum of the windows as an extended point.
+// Uploads n scalars from pageable host memory into ws.scalars chunk by chunk and computes the
+// digits of each chunk as it lands.
+void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W,
+                               cudaStream_t stream) {
+  grow(ws.scalars, n);
+  if (ws.poison) poison_fill(ws.scalars, stream);
+  for (int k = 0; k < 2; ++k) {
+    if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<Scalar>(Workspace::STAGE_SCALARS);
+    if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
+  }
+  int k = 0;
+  for (uint32_t first = 0; first < n; first += static_cast<uint32_t>(Workspace::STAGE_SCALARS), k ^= 1) {
+    const uint32_t count = static_cast<uint32_t>(std::min<size_t>(Workspace::STAGE_SCALARS, n - first));
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.stage_free[k]));  // its previous upload is done
+    std::memcpy(ws.stage[k].data(), host + first, count * sizeof(Scalar));
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.scalars.data() + first, ws.stage[k].data(), count * sizeof(Scalar),
+                                     cudaMemcpyHostToDevice, stream));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.stage_free[k], stream));
+    digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(ws.scalars.data(), first, count, n, c, W,
+                                                           ws.keys[0].data(), ws.vals[0].data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
+}
+
+// host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
+TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Scalar* d_scalars,
+                         const Scalar* host_scalars, uint32_t n, unsigned c, cudaStream_t stream) {
+  const unsigned W = msm_window_count(c);
+  const uint32_t buckets_per_window = 1u << (c - 1);
+  const uint32_t sentinel = W << (c - 1);
+  const size_t entries = static_cast<size_t>(W) * n;
+  if (entries >= (size_t{1} << 31)) throw_invalid("MSM too large for 32-bit entry indices; use a wider window");
+
+  // Rough upper bound of the device memory this call adds, checked before anything is allocated.
+  const size_t max_segs = entries / SEGMENT + std::min<size_t>(entries, size_t{W} * buckets_per_window) + 1;
+  size_t need = entries * 4 * 7 + max_segs * (2 * sizeof(TeExtended) + 8) +
+                size_t{W} * buckets_per_window * sizeof(TeExtended) * 2;
+  size_t have = 0;
+  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.run_start, &ws.flags, &ws.pos})
+    have += b->size() * 4;
+  if (need > have) rt::require_device_memory(need - std::min(need, have), "the BLS12-377 MSM workspace");
+
+  for (int k = 0; k < 2; ++k) {
+    grow(ws.keys[k], std::max(entries, max_segs));  // keys[1 - selector] also holds segment keys
+    grow(ws.vals[k], entries);
+  }
+  grow(ws.run_start, entries);
+  grow(ws.flags, entries);
+  grow(ws.pos, entries);
+  grow(ws.seg_start, max_segs);
+  grow(ws.seg_keys, max_segs);
+  grow(ws.counters, 2);
+  for (int k = 0; k < 2; ++k) grow(ws.sums[k], max_segs);
+  const uint32_t len = std::min(PART, buckets_per_window);
+  const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
+  grow(ws.buckets, size_t{W} * buckets_per_window);
+  for (int k = 0; k < 2; ++k) grow(ws.parts[k], size_t{W} * parts_per_window);
+  if (ws.poison) {
+    for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.run_start, &ws.flags, &ws.pos,
+                    &ws.seg_start, &ws.seg_keys, &ws.counters})
+      poison_fill(*b, stream);
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) poison_fill(*b, stream);
+  }
+
+  // 1. digits, 2. sort by bucket key.
+  if (host_scalars) {
+    upload_scalars_and_digits(ws, host_scalars, n, c, W, stream);
+  } else {
+    digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, n, c, W, ws.keys[0].data(), ws.vals[0].data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
+  cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
+  int end_bit = 1;
+  while ((uint64_t{1} << end_bit) <= sentinel) ++end_bit;
+  size_t temp_bytes = 0;
+  ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dk, dv, entries, 0, end_bit, stream));
+  ensure_temp(ws, temp_bytes);
+  temp_bytes = ws.temp.size();
+  ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, entries, 0, end_bit, stream));
+  uint32_t* keys = dk.Current();
+  uint32_t* vals = dv.Current();
+
+  uint32_t total = static_cast<uint32_t>(entries);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.counters.data(), &total, 4, cudaMemcpyHostToDevice, stream));
+  count_valid_kernel<<<blocks_for(total), BLOCK, 0, stream>>>(keys, total, sentinel, ws.counters.data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  uint32_t valid = 0;
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&valid, ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
+  ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (valid == 0) return TeExtended::identity();  // every scalar is zero
+
+  // 3. segmented bucket sums, level by level, until each bucket key appears once.
+  uint32_t cur_n = valid;
+  const uint32_t* cur_keys = keys;
+  const TeExtended* cur_sums = nullptr;  // null at level 0 (entries refer to the bases)
+  int out_idx = 0;
+  uint32_t* key_bufs[2] = {ws.seg_keys.data(), ws.keys[dk.selector ^ 1]
+                                                   .data()};  // the sort's spare key buffer is free now
+  for (int level = 0;; ++level) {
+    run_heads_kernel<<<blocks_for(cur_n), BLOCK, 0, stream>>>(cur_keys, cur_n, ws.run_start.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    temp_bytes = 0;
+    ZKGPU_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, temp_bytes, ws.run_start.data(), ws.flags.data(), MaxOp{},
+                                                    cur_n, stream));
+    ensure_temp(ws, temp_bytes);
+    temp_bytes = ws.temp.size();
+    ZKGPU_CUDA_CHECK(cub::DeviceScan::InclusiveScan(ws.temp.data(), temp_bytes, ws.run_start.data(), ws.flags.data(),
+                                                    MaxOp{}, cur_n, stream));
+    // flags now holds the run starts; segment flags go to run_start.
+    segment_flags_kernel<<<blocks_for(cur_n), BLOCK, 0, stream>>>(ws.flags.data(), cur_n, ws.run_start.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    temp_bytes = 0;
+    ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, ws.run_start.data(), ws.pos.data(), cur_n, stream));
+    ensure_temp(ws, temp_bytes);
+    temp_bytes = ws.temp.size();
+    ZKGPU_CUDA_CHECK(
+        cub::DeviceScan::ExclusiveSum(ws.temp.data(), temp_bytes, ws.run_start.data(), ws.pos.data(), cur_n, stream));
+    segment_scatter_kernel<<<blocks_for(cur_n), BLOCK, 0, stream>>>(ws.run_start.data(), ws.pos.data(), cur_n,
+                                                                    ws.seg_start.data(), ws.counters.data() + 1);
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    uint32_t nseg = 0;
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&nseg, ws.counters.data() + 1, 4, cudaMemcpyDeviceToHost, stream));
+    ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (level > 0 && nseg == cur_n) break;  // every bucket has a single sum
+    uint32_t* out_keys = key_bufs[out_idx];
+    TeExtended* out_sums = ws.sums[out_idx].data();
+    if (level == 0) {
+      accumulate_bases_kernel<<<blocks_for(nseg), BLOCK, 0, stream>>>(cur_keys, vals, ws.seg_start.data(), nseg, cur_n,
+                                                                      d_points, out_sums, out_keys);
+    } else {
+      accumulate_sums_kernel<<<blocks_for(nseg), BLOCK, 0, stream>>>(cur_keys, cur_sums, ws.seg_start.data(), nseg,
+                                                                     cur_n, out_sums, out_keys);
+    }
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    cur_keys = out_keys;
+    cur_sums = out_sums;
+    cur_n = nseg;
+    out_idx ^= 1;
+  }
+
+  // 4. dense buckets, window reduction.
+  const size_t nbuckets = size_t{W} * buckets_per_window;
+  fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), nbuckets);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  scatter_buckets_kernel<<<blocks_for(cur_n), BLOCK, 0, stream>>>(cur_keys, cur_sums, cur_n, ws.buckets.data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  const uint32_t total_parts = W * parts_per_window;
+  window_parts_kernel<<<rt::ceil_div(total_parts, 64), 64, 0, stream>>>(ws.buckets.data(), buckets_per_window, len,
+                                                                         parts_per_window, total_parts,
+                                                                         ws.parts[0].data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  int src = 0;
+  for (uint32_t width = parts_per_window; width > 1; width /= 2) {
+    pair_reduce_kernel<<<blocks_for(size_t{W} * width / 2), BLOCK, 0, stream>>>(ws.parts[src].data(),
+                                                                                ws.parts[src ^ 1].data(), width, W);
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    src ^= 1;
+  }
+  std::vector<TeExtended> window_sums(W);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), ws.parts[src].data(), W * sizeof(TeExtended),
+                                   cudaMemcpyDeviceToHost, stream));
+  ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  // 5. Horner over the windows (host: a serial chain of W*c doublings).
+  TeExtended result = TeExtended::identity();
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned k = 0; k < c; ++k) result = te_double(result);
+    result = te_add(result, window_sums[w]);
+  }
+  return result;
+}
+
+void check_n(size_t n) {
+  if (n > MSM_MAX_POINTS) throw_invalid("MSM of " + std::to_string(n) + " points exceeds the supported 2^26");
+}
+
+unsigned pick_window(size_t n, unsigned c) {
+  if (c) return c;
+  return default_window_bits(n);
+}
+
+}  // namespace
+
+unsigned default_window_bits(size_t n) {
+  unsigned lg = 0;
+  while ((size_t{1} << lg) < n) ++lg;
+  // About n/16 buckets per window, between 2^5 and 2^15 (W = 16 windows of 16 bits at 2^20+).
+  return std::clamp(lg >= 4 ? lg - 4 : 2u, 6u, 16u);
+}
+
+std::shared_ptr<detail::DeviceBases> upload_bases(const TePrecomputed* points, size_t n) {
+  check_n(n);
+  rt::require_device_memory(n * sizeof(TePrecomputed), "the BLS12-377 MSM bases");
+  auto b = std::make_shared<detail::DeviceBases>();
+  b->points = rt::DeviceBuffer<TePrecomputed>(n);
+  b->n = n;
+  if (n) {
+    b->points.upload(points, n);
+    ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  return b;
+}
+
+const TePrecomputed* device_points(const detail::DeviceBases& b) { return b.points.data(); }
+
+TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned c) {
+  check_n(n);
+  if (n == 0) return TeExtended::identity();
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  rt::Stream stream;
+  return msm_on_device(ws, d_points, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c), stream);
+}
+
+TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c) {
+  check_n(n);
+  if (n != bases.n) throw_invalid("MSM needs one scalar per base");
+  if (n == 0) return TeExtended::identity();
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  rt::Stream stream;
+  return msm_on_device(ws, bases.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
+                       stream);
+}
+
+namespace {
+// Uploads SW bases and converts them on the device into ws.points; Error(InvalidArgument) naming
+// the first point where the map is undefined.
+void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream) {
+  rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
+  grow(ws.sw_points, n);
+  grow(ws.points, n);
+  grow(ws.counters, 2);
+  if (ws.poison) poison_fill(ws.points, stream);
+  ws.sw_points.upload(host_points, n, stream);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.counters.data(), &n, 4, cudaMemcpyHostToDevice, stream));
+  const uint32_t threads = rt::ceil_div(n, CONVERT_BATCH);
+  sw_to_te_kernel<<<rt::ceil_div(threads, 128), 128, 0, stream>>>(ws.sw_points.data(), ws.points.data(), n,
+                                                                  ws.counters.data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  uint32_t bad = n;
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
+  ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (bad != n)
+    throw_invalid("point " + std::to_string(bad) + ": the twisted-Edwards map is undefined there (the point is not in G1)");
+}
+}  // namespace
+
+TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c) {
+  check_n(n);
+  if (n == 0) return TeExtended::identity();
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  rt::Stream stream;
+  upload_and_convert_bases(ws, host_points, static_cast<uint32_t>(n), stream);
+  return msm_on_device(ws, ws.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
+                       stream);
+}
+
+std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
+                                      unsigned c, int warmup, int runs) {
+  // Wall time: each MSM ends with the result on the host (the call synchronises).
+  std::vector<double> ms;
+  for (int r = 0; r < warmup + runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    (void)msm_resident(bases, host_scalars, n, c);
+    auto t1 = std::chrono::steady_clock::now();
+    if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return ms;
+}
+
+std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
+                                       int warmup, int runs) {
+  std::vector<double> ms;
+  for (int r = 0; r < warmup + runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    (void)msm_from_host(host_points, host_scalars, n, c);
+    auto t1 = std::chrono::steady_clock::now();
+    if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return ms;
+}
+
+void set_msm_poison(bool on) {
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  ws.poison = on;
+}
+
+void release_msm_workspace() {
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  ws.scalars.reset();
+  ws.points.reset();
+  ws.sw_points.reset();
+  for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<Scalar>();
+  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.run_start, &ws.flags, &ws.pos,
+                  &ws.seg_start, &ws.seg_keys, &ws.counters})
+    b->reset();
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
+  ws.temp.reset();
+}
+
+}  // namespace cuda
+}  // namespace zkgpu::bls12_377

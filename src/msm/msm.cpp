@@ -1,0 +1,142 @@
+// MSM front end: validation, backend choice, and the hand-over between the SW API and the TE
+// arithmetic of both backends.
+#include "zkgpu/msm.hpp"
+
+#include <omp.h>
+
+#include <string>
+
+#include "core/bls12_377/signed_digits.hpp"
+#include "msm/msm_cpu.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "msm/cuda/api.hpp"
+#endif
+
+namespace zkgpu::bls12_377 {
+
+namespace {
+void check_sizes(size_t points, size_t scalars) {
+  if (points != scalars)
+    throw_invalid("MSM needs one scalar per point: " + std::to_string(points) + " points, " + std::to_string(scalars) +
+                  " scalars");
+  if (points > MSM_MAX_POINTS)
+    throw_invalid("MSM of " + std::to_string(points) + " points exceeds the supported 2^26");
+}
+
+void check_scalars(std::span<const Scalar> scalars) {
+  size_t bad = scalars.size();
+#pragma omp parallel for reduction(min : bad)
+  for (size_t i = 0; i < scalars.size(); ++i)
+    if (!Fr::is_canonical(scalars[i])) bad = std::min(bad, i);
+  if (bad != scalars.size()) throw_invalid("scalar " + std::to_string(bad) + " is not below r");
+}
+
+void check_window(unsigned c, unsigned max_c) {
+  if (c != 0 && (c < 2 || c > max_c))
+    throw_invalid("window_bits = " + std::to_string(c) + " is outside 2.." + std::to_string(max_c));
+}
+
+G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt) {
+  check_sizes(bases.size(), scalars.size());
+  check_scalars(scalars);
+  if (scalars.empty()) return G1Affine::identity();
+  if (resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    check_window(opt.window_bits, 20);
+    bases.upload();
+    return te_to_sw(cuda::msm_resident(*bases.device(), scalars.data(), scalars.size(), opt.window_bits));
+#endif
+  }
+  check_window(opt.window_bits, 15);
+  unsigned c = opt.window_bits ? opt.window_bits : msm_cpu_window_bits(scalars.size());
+  return te_to_sw(cpu::msm_te(bases.te_points().data(), scalars.data(), scalars.size(), c));
+}
+}  // namespace
+
+unsigned msm_cpu_window_bits(size_t n) {
+  // Minimise W * (n + 2^c): n bucket additions and 2^c reduction additions per window.
+  unsigned best = 2;
+  double best_cost = 1e300;
+  for (unsigned c = 2; c <= 15; ++c) {
+    double cost = static_cast<double>(msm_window_count(c)) * (static_cast<double>(n) + static_cast<double>(1u << c));
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = c;
+    }
+  }
+  return best;
+}
+
+MsmBases::MsmBases(std::span<const G1Affine> points, bool check_subgroup) {
+  if (points.size() > MSM_MAX_POINTS)
+    throw_invalid("MSM of " + std::to_string(points.size()) + " points exceeds the supported 2^26");
+  if (check_subgroup) {
+    size_t bad = points.size();
+#pragma omp parallel for schedule(dynamic, 64) reduction(min : bad)
+    for (size_t i = 0; i < points.size(); ++i) {
+      std::string err;
+      if (!validate_g1(points[i], err)) bad = std::min(bad, i);
+    }
+    if (bad != points.size()) {
+      std::string err;
+      validate_g1(points[bad], err);
+      throw_invalid("point " + std::to_string(bad) + ": " + err);
+    }
+  }
+  te_ = precompute_te(points);
+}
+MsmBases::~MsmBases() = default;
+MsmBases::MsmBases(MsmBases&&) noexcept = default;
+MsmBases& MsmBases::operator=(MsmBases&&) noexcept = default;
+
+void MsmBases::upload() const {
+  if (device_) return;
+#if ZKGPU_HAVE_CUDA
+  if (!cuda_usable()) throw Error(ErrorCode::Unavailable, "no usable GPU: " + cuda_unavailable_reason());
+  device_ = cuda::upload_bases(te_.data(), te_.size());
+#else
+  throw Error(ErrorCode::Unavailable, cuda_unavailable_reason());
+#endif
+}
+
+G1Affine msm(std::span<const G1Affine> points, std::span<const Scalar> scalars, const MsmOptions& opt) {
+  check_sizes(points.size(), scalars.size());
+  // One-off bases: callers of this overload vouch for their points (the CLI validates each line);
+  // MsmBases(points, true) is the checked path. On the GPU the bases are converted on the device.
+  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    check_scalars(scalars);
+    check_window(opt.window_bits, 20);
+    return te_to_sw(cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits));
+#endif
+  }
+  MsmBases bases(points, false);
+  return run(bases, scalars, opt);
+}
+
+G1Affine msm(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt) {
+  return run(bases, scalars, opt);
+}
+
+G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned window_bits) {
+  check_sizes(n, n);
+  check_window(window_bits, 20);
+#if ZKGPU_HAVE_CUDA
+  if (!cuda_usable()) throw Error(ErrorCode::Unavailable, "no usable GPU: " + cuda_unavailable_reason());
+  return te_to_sw(cuda::msm_device(d_points, d_scalars, n, window_bits));
+#else
+  (void)d_points;
+  (void)d_scalars;
+  throw Error(ErrorCode::Unavailable, cuda_unavailable_reason());
+#endif
+}
+
+G1Affine msm_naive(std::span<const G1Affine> points, std::span<const Scalar> scalars) {
+  check_sizes(points.size(), scalars.size());
+  G1Jacobian acc = G1Jacobian::identity();
+  for (size_t i = 0; i < points.size(); ++i) acc = jac_add(acc, scalar_mul(points[i], scalars[i]));
+  return jac_to_affine(acc);
+}
+
+}  // namespace zkgpu::bls12_377

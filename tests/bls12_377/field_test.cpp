@@ -1,0 +1,135 @@
+#include <gtest/gtest.h>
+
+#include "bls12_377/bls_test_support.hpp"
+
+namespace zkgpu::test {
+namespace {
+
+using namespace zkgpu::bls12_377;
+
+TEST(Bls12377Field, MontgomeryOneAndCanonicalRoundTrip) {
+  EXPECT_EQ(Fp::one().canonical(), (FpRepr{{1, 0, 0, 0, 0, 0}}));
+  EXPECT_EQ(Fr::one().canonical(), scalar_u64(1));
+  Rng rng(1);
+  for (int i = 0; i < 100; ++i) {
+    Fp a = random_fp(rng);
+    EXPECT_EQ(Fp::from_canonical(a.canonical()), a);
+  }
+  FpRepr pm1{};
+  pm1 = FpConfig::modulus();
+  EXPECT_FALSE(Fp::is_canonical(pm1));
+  pm1.l[0] -= 1;
+  EXPECT_TRUE(Fp::is_canonical(pm1));
+  EXPECT_TRUE((Fp::from_canonical(pm1) + Fp::one()).is_zero());
+  EXPECT_TRUE((Fr::from_canonical(r_minus(1)) + Fr::one()).is_zero());
+}
+
+// The GPU's 32-bit-limb CIOS, run here in its portable form, must agree with the 64-bit one.
+TEST(Bls12377Field, U32AndPtxChainMontgomeryMatchU64) {
+  Rng rng(2);
+  for (int i = 0; i < 2000; ++i) {
+    Fp a = random_fp(rng), b = random_fp(rng);
+    if (i == 0) a = -Fp::one(), b = -Fp::one();
+    Fp x{}, y{}, z{};
+    Fp::mont_mul_u64(x.l, a.l, b.l);
+    Fp::mont_mul_u32(y.l, a.l, b.l);
+    Fp::mont_mul_u32_chain(z.l, a.l, b.l);  // the GPU's PTX sequence, carry flag emulated
+    ASSERT_EQ(x, y) << i;
+    ASSERT_EQ(x, z) << i;
+    Fr c = random_fr(rng), d = random_fr(rng);
+    if (i == 1) c = -Fr::one(), d = -Fr::one();
+    Fr u{}, v{}, w{};
+    Fr::mont_mul_u64(u.l, c.l, d.l);
+    Fr::mont_mul_u32(v.l, c.l, d.l);
+    Fr::mont_mul_u32_chain(w.l, c.l, d.l);
+    ASSERT_EQ(u, v) << i;
+    ASSERT_EQ(u, w) << i;
+  }
+}
+
+// The GPU's carry-chain addition and subtraction (flag emulated here) against the u64 forms.
+TEST(Bls12377Field, U32ChainAddSubMatchU64) {
+  Rng rng(5);
+  for (int i = 0; i < 3000; ++i) {
+    Fp a = random_fp(rng), b = random_fp(rng);
+    if (i == 0) a = -Fp::one(), b = -Fp::one();
+    if (i == 1) a = Fp::zero(), b = -Fp::one();
+    if (i == 2) b = a;
+    Fp s{}, d{};
+    Fp::add_u32_chain(s.l, a.l, b.l);
+    Fp::sub_u32_chain(d.l, a.l, b.l);
+    ASSERT_EQ(s, a + b) << i;
+    ASSERT_EQ(d, a - b) << i;
+    Fr x = random_fr(rng), y = random_fr(rng);
+    if (i == 0) x = -Fr::one(), y = -Fr::one();
+    Fr u{}, v{};
+    Fr::add_u32_chain(u.l, x.l, y.l);
+    Fr::sub_u32_chain(v.l, x.l, y.l);
+    ASSERT_EQ(u, x + y) << i;
+    ASSERT_EQ(v, x - y) << i;
+  }
+}
+
+TEST(Bls12377Field, FieldLaws) {
+  Rng rng(3);
+  for (int i = 0; i < 200; ++i) {
+    Fp a = random_fp(rng), b = random_fp(rng), c = random_fp(rng);
+    EXPECT_EQ((a + b) - b, a);
+    EXPECT_EQ(a * (b + c), a * b + a * c);
+    EXPECT_EQ((a * b) * c, a * (b * c));
+    EXPECT_EQ(a + (-a), Fp::zero());
+    if (!a.is_zero()) {
+      EXPECT_EQ(a * a.inverse(), Fp::one());
+    }
+    Fr x = random_fr(rng), y = random_fr(rng);
+    EXPECT_EQ((x - y) + y, x);
+    if (!x.is_zero()) {
+      EXPECT_EQ(x * x.inverse(), Fr::one());
+    }
+  }
+  // Small integers multiply as integers.
+  EXPECT_EQ(Fp::from_u64(6) * Fp::from_u64(7), Fp::from_u64(42));
+}
+
+TEST(Bls12377Field, SquareRoots) {
+  Rng rng(4);
+  int non_squares = 0;
+  for (int i = 0; i < 40; ++i) {
+    Fp a = random_fp(rng), r;
+    ASSERT_TRUE(fp_sqrt(a.square(), r));
+    EXPECT_TRUE(r == a || r == -a);
+    Fp b = random_fp(rng);
+    if (!fp_sqrt(b, r)) {
+      ++non_squares;
+    } else {
+      EXPECT_EQ(r.square(), b);
+    }
+  }
+  EXPECT_GT(non_squares, 5);  // about half of the random elements
+  Fp r;
+  EXPECT_FALSE(fp_sqrt(Fp::from_u64(5), r));  // 5 is the non-residue Tonelli-Shanks uses
+}
+
+TEST(Bls12377Field, ScalarHexParsingReducesModR) {
+  Scalar s;
+  std::string err;
+  ASSERT_TRUE(parse_scalar_hex("0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000002", s, err)) << err;
+  EXPECT_EQ(s, scalar_u64(1));  // r + 1
+  ASSERT_TRUE(parse_scalar_hex("FF", s, err));
+  EXPECT_EQ(s, scalar_u64(255));
+  ASSERT_TRUE(parse_scalar_hex("0000000000000000000000000000000000000000000000000000000000000000000000000000000007", s, err));
+  EXPECT_EQ(s, scalar_u64(7));
+  EXPECT_FALSE(parse_scalar_hex("1" + std::string(64, '0'), s, err));  // 257 bits
+  EXPECT_FALSE(parse_scalar_hex("12g", s, err));
+  EXPECT_FALSE(parse_scalar_hex("", s, err));
+  EXPECT_FALSE(parse_scalar_hex("0x", s, err));
+  Fp x;
+  EXPECT_FALSE(parse_fp_hex("1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", x, err));
+  ASSERT_TRUE(parse_fp_hex("1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000", x, err));
+  EXPECT_EQ(x, -Fp::one());
+  EXPECT_EQ(to_hex(x), "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000");
+  EXPECT_EQ(to_hex(Fp::zero()), "0");
+}
+
+}  // namespace
+}  // namespace zkgpu::test

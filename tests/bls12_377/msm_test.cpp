@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include "bls12_377/bls_test_support.hpp"
+#include "zkgpu/msm.hpp"
+
+namespace zkgpu::test {
+namespace {
+
+using namespace zkgpu::bls12_377;
+
+MsmOptions cpu_opts(unsigned c = 0) {
+  MsmOptions o;
+  o.backend = Backend::Cpu;
+  o.window_bits = c;
+  return o;
+}
+
+struct Case {
+  std::vector<G1Affine> points;
+  std::vector<Scalar> scalars;
+};
+
+// Random points and scalars with the edge cases of shared/specs/msm.md §5 mixed in.
+Case edge_case_input(size_t n, Rng& rng) {
+  Case c;
+  for (size_t i = 0; i < n; ++i) {
+    c.points.push_back(mul_g(random_scalar(rng)));
+    c.scalars.push_back(random_scalar(rng));
+  }
+  if (n >= 8) {
+    c.scalars[0] = Scalar{};        // zero scalar
+    c.scalars[1] = r_minus(1);      // r - 1
+    c.scalars[2] = scalar_u64(1);
+    c.points[3] = c.points[4];      // repeated point
+    c.points[5] = c.points[6].neg();  // P and -P
+    c.scalars[5] = c.scalars[6];
+    c.points[7] = G1Affine::identity();  // the identity as a base
+  }
+  return c;
+}
+
+TEST(Bls12377Msm, TinyInputsMatchNaive) {
+  Rng rng(30);
+  for (size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{3}, size_t{5}}) {
+    Case c = edge_case_input(n, rng);
+    EXPECT_EQ(msm(c.points, c.scalars, cpu_opts()), msm_naive(c.points, c.scalars)) << n;
+  }
+}
+
+TEST(Bls12377Msm, EdgeCasesEveryWindowSize) {
+  Rng rng(31);
+  Case c = edge_case_input(40, rng);
+  G1Affine expect = msm_naive(c.points, c.scalars);
+  for (unsigned w = 2; w <= 15; ++w) EXPECT_EQ(msm(c.points, c.scalars, cpu_opts(w)), expect) << "c = " << w;
+}
+
+TEST(Bls12377Msm, AllEqualPointsAndSkewedScalars) {
+  Rng rng(32);
+  const size_t n = 300;
+  G1Affine p = mul_g(random_scalar(rng));
+  std::vector<G1Affine> same(n, p);
+  std::vector<Scalar> s(n);
+  for (auto& x : s) x = random_scalar(rng);
+  EXPECT_EQ(msm(same, s, cpu_opts()), msm_naive(same, s));
+  // Every scalar equal (all in one bucket per window), small scalars, top-bit-heavy scalars.
+  std::vector<G1Affine> pts(n);
+  for (auto& q : pts) q = mul_g(random_scalar(rng));
+  std::vector<Scalar> one_bucket(n, r_minus(1)), small(n), high(n);
+  for (size_t i = 0; i < n; ++i) {
+    small[i] = scalar_u64(i % 5);
+    high[i] = r_minus(1);  // >= 2^252: the largest digits
+    high[i].l[0] -= i << 8;  // r's low word is 0x0a11800000000001: no borrow
+  }
+  for (auto* sc : {&one_bucket, &small, &high}) {
+    for (unsigned w : {0u, 7u, 13u}) EXPECT_EQ(msm(pts, *sc, cpu_opts(w)), msm_naive(pts, *sc));
+  }
+}
+
+TEST(Bls12377Msm, KnownDiscreteLogs) {
+  Rng rng(33);
+  for (size_t n : {size_t{1000}, (size_t{1} << 14) + 7}) {
+    std::vector<Scalar> a(n), s(n);
+    for (size_t i = 0; i < n; ++i) a[i] = random_scalar(rng), s[i] = random_scalar(rng);
+    std::vector<G1Affine> pts = points_with_dlogs(a);
+    EXPECT_EQ(msm(pts, s, cpu_opts()), expected_msm(a, s)) << n;
+  }
+}
+
+TEST(Bls12377Msm, BasesAreCheckedAndReusable) {
+  Rng rng(34);
+  std::vector<G1Affine> pts = {mul_g(scalar_u64(5)), mul_g(scalar_u64(9))};
+  MsmBases bases(pts);
+  std::vector<Scalar> s = {scalar_u64(2), scalar_u64(3)};
+  EXPECT_EQ(msm(bases, s, cpu_opts()), mul_g(scalar_u64(37)));
+  s = {scalar_u64(1), r_minus(1)};
+  EXPECT_EQ(msm(bases, s, cpu_opts()), mul_g(r_minus(4)));
+  pts.push_back({Fp::one(), Fp::one(), false});  // off the curve
+  try {
+    MsmBases bad(pts);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 2"), std::string::npos) << e.what();
+  }
+  std::vector<Scalar> wrong(1);
+  EXPECT_THROW(msm(bases, wrong, cpu_opts()), Error);
+  std::vector<Scalar> big = {r_minus(0), scalar_u64(1)};  // r is not canonical
+  EXPECT_THROW(msm(bases, big, cpu_opts()), Error);
+  EXPECT_THROW(msm(bases, s, cpu_opts(16)), Error);
+}
+
+}  // namespace
+}  // namespace zkgpu::test
