@@ -14,7 +14,7 @@
 // For large routines called from many places (Keccak-f, NTTs, samplers): one device copy instead
 // of an inlined copy per call site, which keeps kernel code and compile time in bounds.
 #if defined(__CUDACC__)
-#define ZKGPU_HD_NOINLINE __host__ __device__ __noinline__
+#define ZKGPU_HD_NOINLINE inline __host__ __device__ __noinline__  // inline: one definition across TUs
 #else
 #define ZKGPU_HD_NOINLINE inline
 #endif

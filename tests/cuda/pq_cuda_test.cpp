@@ -2,6 +2,8 @@
 // items included) and pass the Wycheproof known answers on the device. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/hex.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/mldsa.hpp"
@@ -46,7 +48,14 @@ TEST_P(MlKemCuda, MixedBatchEqualsCpu) {
   mlkem_decaps_batch(set, dk_c, c_c, k_c, st_c, Backend::Cpu);
   mlkem_decaps_batch(set, dk_c, c_c, k_g, st_g, Backend::Cuda);
   EXPECT_EQ(st_c, st_g);
-  EXPECT_EQ(k_c, k_g);
+  // Per item, naming how it was built, so a mismatch points at the path that differs.
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!std::equal(k_c.begin() + i * 32, k_c.begin() + (i + 1) * 32, k_g.begin() + i * 32) && ++mismatches <= 8)
+      ADD_FAILURE() << "decaps key of item " << i << " differs (bad ek: " << (i % 7 == 0) << ", bad dk hash: "
+                    << (i % 11 == 0) << ", altered c: " << (i % 5 == 0) << ", status "
+                    << static_cast<int>(st_c[i]) << ")";
+  EXPECT_EQ(mismatches, 0u);
 }
 
 TEST_P(MlKemCuda, WycheproofEncapsOnDevice) {
