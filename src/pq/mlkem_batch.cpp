@@ -7,6 +7,7 @@
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
 #include "zkgpu/mlkem.hpp"
+#include "zkgpu/status.hpp"
 
 namespace zkgpu {
 
@@ -116,6 +117,10 @@ void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::s
   mlkem_encaps_batch(set, ek, m, ct, key, status, backend);
 }
 
+namespace {
+constexpr bool MLKEM_GPU_DECAPS_ENABLED = false;  // see mlkem_decaps_batch
+}  // namespace
+
 void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct,
                         std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
   const MlKemSizes sz = mlkem_sizes(set);
@@ -123,7 +128,13 @@ void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<con
   pq::check_items(dk, n, sz.dk, "mlkem decaps", "dk");
   pq::check_items(ct, n, sz.ct, "mlkem decaps", "ciphertexts");
   pq::check_items(key, n, MlKemSizes::key, "mlkem decaps", "keys");
-  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  // The GPU decapsulation disagreed with this CPU backend on honest ciphertexts in its first run
+  // on the H200 (2026-11-30; keygen and encaps agree): until that is found, Auto stays on the CPU
+  // and an explicit request is refused rather than answered wrongly.
+  if (backend == Backend::Cuda)
+    throw Error(ErrorCode::Unavailable,
+                "mlkem decaps: the CUDA path is disabled (it disagreed with the CPU backend on the H200); use cpu or auto");
+  if (MLKEM_GPU_DECAPS_ENABLED && resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<uint8_t> ok(n);
     cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data());

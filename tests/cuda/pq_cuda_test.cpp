@@ -8,6 +8,7 @@
 #include "support/test_support.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/mlkem.hpp"
+#include "zkgpu/status.hpp"
 
 namespace zkgpu::test {
 namespace {
@@ -44,18 +45,15 @@ TEST_P(MlKemCuda, MixedBatchEqualsCpu) {
   EXPECT_EQ(st_c, st_g);
   EXPECT_EQ(c_c, c_g);
   EXPECT_EQ(k_c, k_g);
-  for (size_t i = 0; i < n; i += 5) c_c[i * sz.ct + 3] ^= 0x10;  // implicit rejection for some
-  mlkem_decaps_batch(set, dk_c, c_c, k_c, st_c, Backend::Cpu);
-  mlkem_decaps_batch(set, dk_c, c_c, k_g, st_g, Backend::Cuda);
-  EXPECT_EQ(st_c, st_g);
-  // Per item, naming how it was built, so a mismatch points at the path that differs.
-  size_t mismatches = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (!std::equal(k_c.begin() + i * 32, k_c.begin() + (i + 1) * 32, k_g.begin() + i * 32) && ++mismatches <= 8)
-      ADD_FAILURE() << "decaps key of item " << i << " differs (bad ek: " << (i % 7 == 0) << ", bad dk hash: "
-                    << (i % 11 == 0) << ", altered c: " << (i % 5 == 0) << ", status "
-                    << static_cast<int>(st_c[i]) << ")";
-  EXPECT_EQ(mismatches, 0u);
+  // Decapsulation on the GPU is disabled (it disagreed with the CPU on the H200): an explicit
+  // request must be refused, never answered with another key.
+  for (size_t i = 0; i < n; i += 5) c_c[i * sz.ct + 3] ^= 0x10;
+  try {
+    mlkem_decaps_batch(set, dk_c, c_c, k_g, st_g, Backend::Cuda);
+    ADD_FAILURE() << "mlkem decaps on the GPU should be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unavailable);
+  }
 }
 
 TEST_P(MlKemCuda, WycheproofEncapsOnDevice) {
