@@ -92,6 +92,32 @@ TEST(BabyBear4, FieldLawsAndInverse) {
   EXPECT_TRUE(BabyBear4::zero().inverse().is_zero());
 }
 
+// The product sums two 64-bit products per reduction: it must equal the plain schoolbook formula
+// (one reduction per product) on random words and on the largest ones, where the sums peak.
+TEST(BabyBear4, ProductEqualsOneReductionPerTermSchoolbook) {
+  Rng rng(41);
+  auto w11 = [](BabyBear x) { return x * BabyBear::from_canonical(11); };
+  auto schoolbook = [&](const BabyBear4& x, const BabyBear4& y) {
+    const BabyBear* a = x.c;
+    const BabyBear* b = y.c;
+    return BabyBear4{{a[0] * b[0] + w11(a[1] * b[3] + a[2] * b[2] + a[3] * b[1]),
+                      a[0] * b[1] + a[1] * b[0] + w11(a[2] * b[3] + a[3] * b[2]),
+                      a[0] * b[2] + a[1] * b[1] + a[2] * b[0] + w11(a[3] * b[3]),
+                      a[0] * b[3] + a[1] * b[2] + a[2] * b[1] + a[3] * b[0]}};
+  };
+  const BabyBear top = BabyBear::from_monty(BabyBear::P - 1);  // the largest Montgomery word
+  const BabyBear4 big{{top, top, top, top}};
+  EXPECT_EQ(big * big, schoolbook(big, big));
+  for (int i = 0; i < 20000; ++i) {
+    BabyBear4 x = rng.fe4(), y = rng.fe4();
+    if (i % 4 == 1) x.c[i % 3 + 1] = top;
+    if (i % 8 == 3) y = big;
+    const BabyBear4 z = x * y;
+    ASSERT_EQ(z, schoolbook(x, y)) << i;
+    for (const BabyBear& e : z.c) ASSERT_LT(e.v, BabyBear::P);
+  }
+}
+
 TEST(BabyBear4, XToTheFourthIsEleven) {
   BabyBear4 x = {{BabyBear::zero(), BabyBear::one(), BabyBear::zero(), BabyBear::zero()}};
   BabyBear4 x4 = x * x * x * x;

@@ -37,6 +37,12 @@ struct BabyBear {
 #endif
   }
 
+  // a*b + c*d for Montgomery words (< p) with one reduction: the 64-bit sum stays below
+  // 2p^2 < p * 2^32, monty_reduce's bound. Extension products use it to halve their reductions.
+  ZKGPU_HD static constexpr BabyBear mul_add2(BabyBear a, BabyBear b, BabyBear c, BabyBear d) {
+    return BabyBear{monty_reduce(static_cast<uint64_t>(a.v) * b.v + static_cast<uint64_t>(c.v) * d.v)};
+  }
+
   ZKGPU_HD static constexpr BabyBear from_monty(uint32_t w) { return BabyBear{w}; }
   // Precondition: c < p (use decode_canonical for untrusted values).
   ZKGPU_HD static constexpr BabyBear from_canonical(uint32_t c) {

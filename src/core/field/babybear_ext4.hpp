@@ -28,13 +28,17 @@ struct BabyBear4 {
   ZKGPU_HD constexpr BabyBear4 operator*(BabyBear s) const {
     return {{c[0] * s, c[1] * s, c[2] * s, c[3] * s}};
   }
-  // Schoolbook product with X^4 = 11 (spec §2 formulas).
+  // Schoolbook product with X^4 = 11 (spec §2 formulas), with 11*b_j folded into b first and the
+  // products summed two at a time before one Montgomery reduction (BabyBear::mul_add2): 8
+  // reductions instead of 16, the same field element (every word stays canonical).
   ZKGPU_HD constexpr BabyBear4 operator*(const BabyBear4& b) const {
     const BabyBear* a = c;
-    BabyBear d0 = a[0] * b.c[0] + mul_w(a[1] * b.c[3] + a[2] * b.c[2] + a[3] * b.c[1]);
-    BabyBear d1 = a[0] * b.c[1] + a[1] * b.c[0] + mul_w(a[2] * b.c[3] + a[3] * b.c[2]);
-    BabyBear d2 = a[0] * b.c[2] + a[1] * b.c[1] + a[2] * b.c[0] + mul_w(a[3] * b.c[3]);
-    BabyBear d3 = a[0] * b.c[3] + a[1] * b.c[2] + a[2] * b.c[1] + a[3] * b.c[0];
+    const BabyBear w1 = mul_w(b.c[1]), w2 = mul_w(b.c[2]), w3 = mul_w(b.c[3]);
+    using B = BabyBear;
+    BabyBear d0 = B::mul_add2(a[0], b.c[0], a[1], w3) + B::mul_add2(a[2], w2, a[3], w1);
+    BabyBear d1 = B::mul_add2(a[0], b.c[1], a[1], b.c[0]) + B::mul_add2(a[2], w3, a[3], w2);
+    BabyBear d2 = B::mul_add2(a[0], b.c[2], a[1], b.c[1]) + B::mul_add2(a[2], b.c[0], a[3], w3);
+    BabyBear d3 = B::mul_add2(a[0], b.c[3], a[1], b.c[2]) + B::mul_add2(a[2], b.c[1], a[3], b.c[0]);
     return {{d0, d1, d2, d3}};
   }
   ZKGPU_HD constexpr BabyBear4& operator+=(const BabyBear4& o) { return *this = *this + o; }
