@@ -1,6 +1,6 @@
 // ML-DSA batches: input checks and mu on the CPU, then the CPU backend (OpenMP over items; a
 // dynamic schedule, as signing time varies with the rejected attempts) or the CUDA kernels, both
-// calling core/mldsa per item. Auto picks the GPU from MLDSA_GPU_CROSSOVER_ITEMS up.
+// calling core/mldsa per item. Auto picks the GPU from the per-operation crossovers of pq_common.hpp.
 #include <cstring>
 
 #include "core/mldsa/dsa.hpp"
@@ -72,7 +72,7 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
   const size_t n = items.size();
   pq::check_items(sigs, n, sz.sig, "mldsa sign", "signatures");
   pq::check_items(status, n, 1, "mldsa sign", "status");
-  const bool gpu = resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  const bool gpu = resolve_backend(backend, n, pq::MLDSA_SIGN_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
     // Per item on the CPU: the input checks and mu (the message may be long; the GPU gets mu).
     std::vector<uint8_t> mus(n * 64), rnds(n * 32), ok(n);
@@ -123,7 +123,7 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
                         Backend backend) {
   const size_t n = items.size();
   pq::check_items(ok, n, 1, "mldsa verify", "results");
-  const bool gpu = resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  const bool gpu = resolve_backend(backend, n, pq::MLDSA_VERIFY_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
     std::vector<uint8_t> mus(n * 64);
 #pragma omp parallel for schedule(static) if (n > 1)

@@ -8,10 +8,14 @@
 
 namespace zkgpu::pq {
 
-// Auto sends a batch to the GPU from these sizes up (provisional: one-thread-per-item kernels;
-// the measured crossovers on the H200 go in BENCHMARKS.md and here).
+// Auto sends a batch to the GPU from these sizes up. From the H200 run of 2026-11-30
+// (BENCHMARKS.md; one-thread-per-item kernels against 16 CPU threads): ML-KEM keygen/encaps and
+// ML-DSA keygen win 6-20x at 4096 items; ML-DSA sign ties at 4096 and wins 3x at 65536; ML-DSA
+// verify is slower at 4096 and only ties at 65536, so Auto keeps it on the CPU.
 inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 4096;
-inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;
+inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;  // keygen
+inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 8192;
+inline constexpr uint64_t MLDSA_VERIFY_GPU_CROSSOVER_ITEMS = UINT64_MAX;  // never by Auto
 
 // Throws when a packed buffer does not hold exactly n items of `item` bytes.
 template <class T>
