@@ -2,16 +2,9 @@
 
 #include <iostream>
 
-namespace zkgpu::cli {
+#include "runtime/hex_digit.hpp"
 
-namespace {
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-}  // namespace
+namespace zkgpu::cli {
 
 bool parse_hex_fields(std::string_view line, size_t count, std::vector<Bytes>& out, std::string& err) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

@@ -1,14 +1,9 @@
 #include "ed25519/line_format.hpp"
 
+#include "runtime/hex_digit.hpp"
+
 namespace zkgpu::ed25519 {
 namespace {
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Appends the bytes of `hex` to `out`; on error `out` may hold a partial field (the caller trims).
 bool decode_hex(std::string_view hex, std::vector<uint8_t>& out, const char* field, std::string& err) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/hex.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/ed25519.hpp"
 
@@ -15,15 +16,7 @@ namespace zkgpu::test {
 
 inline std::vector<uint8_t> unhex(const std::string& s) {
   if (s.size() % 2) throw std::runtime_error("odd-length hex: " + s);
-  auto nib = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw std::runtime_error("bad hex digit");
-  };
-  std::vector<uint8_t> out(s.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(nib(s[2 * i]) * 16 + nib(s[2 * i + 1]));
-  return out;
+  return from_hex(s);
 }
 
 // A signature to check that owns its bytes; items() makes the API's views of a list of them.

@@ -5,15 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "runtime/hex_digit.hpp"
+
 namespace zkgpu::test {
 
 inline std::vector<uint8_t> from_hex(const std::string& s) {
   if (s.size() % 2) throw std::runtime_error("odd-length hex string");
   auto nib = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw std::runtime_error("bad hex digit");
+    const int v = hex_digit(c);
+    if (v < 0) throw std::runtime_error("bad hex digit");
+    return v;
   };
   std::vector<uint8_t> out(s.size() / 2);
   for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(nib(s[2 * i]) << 4 | nib(s[2 * i + 1]));
