@@ -112,7 +112,26 @@ TEST(WhirBenchCli, UsageErrors) {
   EXPECT_EQ(run("whir bench --grid quick --vars 12").rc, 2);
   EXPECT_EQ(run("whir bench --grid quick --json --csv").rc, 2);
   EXPECT_EQ(run("whir bench --vars 12 --runs 0").rc, 2);
-  if (!cuda_usable()) EXPECT_EQ(run("whir bench --vars 12 --backend cuda").rc, 2);
+  if (!cuda_usable()) {
+    EXPECT_EQ(run("whir bench --vars 12 --backend cuda").rc, 2);
+  }
+  for (const char* rows : {"0-3", "3-2", "1-5", "2", "1-2x", "a-b"})
+    EXPECT_EQ(run(std::string("whir bench --grid quick --rows ") + rows).rc, 2) << rows;
+  EXPECT_EQ(run("whir bench --vars 12 --rows 1-1").rc, 2);  // --rows slices a grid
+}
+
+// --rows runs exactly that slice of the grid, in the grid's order.
+TEST(WhirBenchCli, RowsSliceTheGrid) {
+  const CliRun c = run("whir bench --grid quick --rows 2-3 --runs 1 --backend cpu --csv");
+  ASSERT_EQ(c.rc, 0) << c.out;
+  const auto ls = lines(c.out);
+  ASSERT_EQ(ls.size(), 3u) << c.out;
+  EXPECT_EQ(ls[1].rfind("14,4,1,", 0), 0u) << ls[1];
+  EXPECT_EQ(ls[2].rfind("14,3,2,", 0), 0u) << ls[2];
+  const CliRun l = run("whir bench --grid seed --rows 34-34 --list --csv");
+  ASSERT_EQ(l.rc, 0) << l.out;
+  ASSERT_EQ(lines(l.out).size(), 2u) << l.out;
+  EXPECT_EQ(lines(l.out)[1].rfind("22,2,6,", 0), 0u) << l.out;
 }
 
 }  // namespace
