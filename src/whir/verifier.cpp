@@ -63,23 +63,24 @@ EF fibre_value(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
 // verifier would give, because a path registered earlier precedes any later rejection.
 class DeferredMerkleChecks {
  public:
-  void add(const MerkleCheck& c, const std::string& what, size_t j) { checks_.push_back({c, what, j}); }
+  void add(const MerkleCheck& c, const std::string& what, size_t j) {
+    checks_.push_back(c);
+    labels_.push_back({what, j});
+  }
   void throw_first_failure() const {
-    std::vector<MerkleCheck> batch(checks_.size());
-    for (size_t i = 0; i < checks_.size(); ++i) batch[i] = checks_[i].check;
-    const std::vector<uint8_t> ok = merkle_verify_batch(batch, detail::whir_poseidon2());
+    const std::vector<uint8_t> ok = merkle_verify_batch(checks_, detail::whir_poseidon2());
     for (size_t i = 0; i < ok.size(); ++i)
-      require(ok[i], checks_[i].what + ": opening " + std::to_string(checks_[i].j) + " (index " +
-                         std::to_string(checks_[i].check.index) + ") does not match the commitment");
+      require(ok[i], labels_[i].what + ": opening " + std::to_string(labels_[i].j) + " (index " +
+                         std::to_string(checks_[i].index) + ") does not match the commitment");
   }
 
  private:
-  struct Entry {
-    MerkleCheck check;
+  struct Label {
     std::string what;  // the round, for the reason
     size_t j;          // the query's position in it
   };
-  std::vector<Entry> checks_;
+  std::vector<MerkleCheck> checks_;  // handed to the batch as they are
+  std::vector<Label> labels_;        // labels_[i] names checks_[i]
 };
 
 // Checks the shape of the openings of the previous tree at the sampled indices, queues their

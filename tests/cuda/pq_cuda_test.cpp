@@ -15,11 +15,6 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes random_bytes(Rng& rng, size_t n) {
-  Bytes b(n);
-  for (auto& x : b) x = uint8_t(rng.u32());
-  return b;
-}
 
 class MlKemCuda : public ::testing::TestWithParam<int> {};
 
@@ -29,7 +24,7 @@ TEST_P(MlKemCuda, MixedBatchEqualsCpu) {
   const auto sz = mlkem_sizes(set);
   Rng rng(GetParam());
   const size_t n = 1000;  // not a multiple of the block size
-  const Bytes seeds = random_bytes(rng, n * 64);
+  const Bytes seeds = rng.bytes(n * 64);
   Bytes ek_c(n * sz.ek), dk_c(n * sz.dk), ek_g(n * sz.ek), dk_g(n * sz.dk);
   mlkem_keygen_batch(set, seeds, ek_c, dk_c, Backend::Cpu);
   mlkem_keygen_batch(set, seeds, ek_g, dk_g, Backend::Cuda);
@@ -37,7 +32,7 @@ TEST_P(MlKemCuda, MixedBatchEqualsCpu) {
   ASSERT_EQ(dk_c, dk_g);
   for (size_t i = 0; i < n; i += 7) ek_c[i * sz.ek + 1] |= 0xf0, ek_c[i * sz.ek + 2] = 0xff;  // value >= q
   for (size_t i = 0; i < n; i += 11) dk_c[i * sz.dk + sz.dk - 40] ^= 1;                        // bad H(ek)
-  const Bytes m = random_bytes(rng, n * 32);
+  const Bytes m = rng.bytes(n * 32);
   Bytes c_c(n * sz.ct), k_c(n * 32), c_g(n * sz.ct, 1), k_g(n * 32, 1);
   std::vector<PqStatus> st_c(n), st_g(n);
   mlkem_encaps_batch(set, ek_c, m, c_c, k_c, st_c, Backend::Cpu);
@@ -97,7 +92,7 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   const auto sz = mldsa_sizes(set);
   Rng rng(GetParam());
   const size_t n = 300;
-  const Bytes seeds = random_bytes(rng, n * 32);
+  const Bytes seeds = rng.bytes(n * 32);
   Bytes pk_c(n * sz.pk), sk_c(n * sz.sk), pk_g(n * sz.pk), sk_g(n * sz.sk);
   mldsa_keygen_batch(set, seeds, pk_c, sk_c, Backend::Cpu);
   mldsa_keygen_batch(set, seeds, pk_g, sk_g, Backend::Cuda);
@@ -105,9 +100,9 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   ASSERT_EQ(sk_c, sk_g);
   std::vector<Bytes> msgs, ctxs, rnds;
   for (size_t i = 0; i < n; ++i) {
-    msgs.push_back(random_bytes(rng, rng.u32() % 300));
-    ctxs.push_back(random_bytes(rng, i % 13 == 0 ? 256 : rng.u32() % 40));  // some contexts too long
-    rnds.push_back(i % 2 ? random_bytes(rng, 32) : Bytes{});
+    msgs.push_back(rng.bytes(rng.u32() % 300));
+    ctxs.push_back(rng.bytes(i % 13 == 0 ? 256 : rng.u32() % 40));  // some contexts too long
+    rnds.push_back(i % 2 ? rng.bytes(32) : Bytes{});
   }
   std::vector<MlDsaSignItem> items;
   for (size_t i = 0; i < n; ++i) items.push_back({{&sk_c[i * sz.sk], sz.sk}, msgs[i], ctxs[i], rnds[i], false});

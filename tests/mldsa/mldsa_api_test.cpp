@@ -14,11 +14,6 @@ using Bytes = std::vector<uint8_t>;
 class MlDsaApi : public ::testing::TestWithParam<int> {
  protected:
   MlDsaSet set() const { return *parse_mldsa_set(std::to_string(GetParam())); }
-  Bytes random_bytes(Rng& rng, size_t n) {
-    Bytes b(n);
-    for (auto& x : b) x = uint8_t(rng.u32());
-    return b;
-  }
 };
 
 TEST_P(MlDsaApi, MixedBatchRoundTrip) {
@@ -26,12 +21,12 @@ TEST_P(MlDsaApi, MixedBatchRoundTrip) {
   const auto sz = mldsa_sizes(set());
   const size_t n = 12;
   Bytes pk(n * sz.pk), sk(n * sz.sk);
-  mldsa_keygen_batch(set(), random_bytes(rng, n * 32), pk, sk, Backend::Cpu);
+  mldsa_keygen_batch(set(), rng.bytes(n * 32), pk, sk, Backend::Cpu);
   std::vector<Bytes> msgs, ctxs, rnds;
   for (size_t i = 0; i < n; ++i) {
-    msgs.push_back(random_bytes(rng, rng.u32() % 100));
-    ctxs.push_back(random_bytes(rng, i == 5 ? 256 : rng.u32() % 20));  // item 5: context too long
-    rnds.push_back(i % 2 ? random_bytes(rng, 32) : Bytes{});           // odd items hedged
+    msgs.push_back(rng.bytes(rng.u32() % 100));
+    ctxs.push_back(rng.bytes(i == 5 ? 256 : rng.u32() % 20));  // item 5: context too long
+    rnds.push_back(i % 2 ? rng.bytes(32) : Bytes{});           // odd items hedged
   }
   rnds[7] = Bytes(31);  // wrong rnd length
   std::vector<MlDsaSignItem> items;

@@ -11,19 +11,14 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-Bytes random_bytes(Rng& rng, size_t n) {
-  Bytes b(n);
-  for (auto& x : b) x = uint8_t(rng.u32());
-  return b;
-}
 
 TEST(PqGarbage, MlKemRandomKeysAndCiphertexts) {
   Rng rng(77);
   for (MlKemSet set : {MlKemSet::MlKem512, MlKemSet::MlKem768, MlKemSet::MlKem1024}) {
     const auto sz = mlkem_sizes(set);
     const size_t n = 32;
-    const Bytes ek = random_bytes(rng, n * sz.ek), dk = random_bytes(rng, n * sz.dk), c = random_bytes(rng, n * sz.ct),
-                m = random_bytes(rng, n * 32);
+    const Bytes ek = rng.bytes(n * sz.ek), dk = rng.bytes(n * sz.dk), c = rng.bytes(n * sz.ct),
+                m = rng.bytes(n * 32);
     Bytes out_c(n * sz.ct), k(n * 32);
     std::vector<PqStatus> st(n);
     mlkem_encaps_batch(set, ek, m, out_c, k, st, Backend::Cpu);
@@ -43,13 +38,13 @@ TEST(PqGarbage, MlDsaRandomKeysAndSignatures) {
     std::vector<MlDsaSignItem> sign;
     std::vector<MlDsaVerifyItem> verify;
     for (size_t i = 0; i < n; ++i) {
-      keep.push_back(random_bytes(rng, sz.sk));
+      keep.push_back(rng.bytes(sz.sk));
       const Bytes& sk = keep.back();
-      keep.push_back(random_bytes(rng, sz.pk));
+      keep.push_back(rng.bytes(sz.pk));
       const Bytes& pk = keep.back();
-      keep.push_back(random_bytes(rng, sz.sig));
+      keep.push_back(rng.bytes(sz.sig));
       const Bytes& sig = keep.back();
-      keep.push_back(random_bytes(rng, 40));
+      keep.push_back(rng.bytes(40));
       sign.push_back({sk, keep.back(), {}, {}, false});
       verify.push_back({pk, keep.back(), {}, sig, false});
     }

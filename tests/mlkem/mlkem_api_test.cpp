@@ -13,18 +13,13 @@ namespace {
 class MlKemApi : public ::testing::TestWithParam<int> {
  protected:
   MlKemSet set() const { return *parse_mlkem_set(std::to_string(GetParam())); }
-  Bytes random_bytes(Rng& rng, size_t n) {
-    Bytes b(n);
-    for (auto& x : b) x = uint8_t(rng.u32());
-    return b;
-  }
 };
 
 TEST_P(MlKemApi, RoundTripAndImplicitRejection) {
   Rng rng(GetParam());
   const auto sz = mlkem_sizes(set());
   const size_t n = 24;
-  const Bytes seeds = random_bytes(rng, n * 64);
+  const Bytes seeds = rng.bytes(n * 64);
   Bytes ek(n * sz.ek), dk(n * sz.dk), c(n * sz.ct), k(n * 32), k2(n * 32);
   std::vector<PqStatus> st(n, PqStatus::InvalidInput), st2(n, PqStatus::InvalidInput);
   mlkem_keygen_batch(set(), seeds, ek, dk, Backend::Cpu);
@@ -51,7 +46,7 @@ TEST_P(MlKemApi, MixedBatchMatchesOneByOne) {
   const auto sz = mlkem_sizes(set());
   const size_t n = 16;
   Bytes ek(n * sz.ek), dk(n * sz.dk);
-  mlkem_keygen_batch(set(), random_bytes(rng, n * 64), ek, dk, Backend::Cpu);
+  mlkem_keygen_batch(set(), rng.bytes(n * 64), ek, dk, Backend::Cpu);
   // Every third ek gets a coefficient >= q (the first 12-bit value set to 4095); every fourth dk
   // gets a corrupted stored hash.
   for (size_t i = 0; i < n; i += 3) {
@@ -60,7 +55,7 @@ TEST_P(MlKemApi, MixedBatchMatchesOneByOne) {
     e[1] = uint8_t(e[1] | 0x0f);
   }
   for (size_t i = 0; i < n; i += 4) dk.at(i * sz.dk + sz.dk - 64) ^= 1;
-  const Bytes m = random_bytes(rng, n * 32);
+  const Bytes m = rng.bytes(n * 32);
   Bytes c(n * sz.ct, 0xaa), k(n * 32, 0xaa);
   std::vector<PqStatus> st(n);
   mlkem_encaps_batch(set(), ek, m, c, k, st, Backend::Cpu);

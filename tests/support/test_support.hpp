@@ -46,6 +46,11 @@ struct Rng {
   uint32_t u32() { return static_cast<uint32_t>(gen()); }
   BabyBear fe() { return BabyBear::from_canonical(static_cast<uint32_t>(gen() % BabyBear::P)); }
   BabyBear4 fe4() { return {{fe(), fe(), fe(), fe()}}; }
+  std::vector<uint8_t> bytes(size_t n) {
+    std::vector<uint8_t> b(n);
+    for (auto& x : b) x = static_cast<uint8_t>(u32());
+    return b;
+  }
   std::vector<BabyBear> fes(size_t n) {
     std::vector<BabyBear> v(n);
     for (auto& x : v) x = fe();

@@ -63,13 +63,8 @@ ZKGPU_FE_INLINE Fe fe_sub(const Fe& a, const Fe& b) {
 
 ZKGPU_FE_INLINE Fe fe_neg(const Fe& a) { return fe_sub(fe_zero(), a); }
 
-ZKGPU_FE_INLINE Fe fe_mul(const Fe& a, const Fe& b) {
-  const uint64_t b1 = b.v[1] * 19, b2 = b.v[2] * 19, b3 = b.v[3] * 19, b4 = b.v[4] * 19;
-  u128 r0 = (u128)a.v[0] * b.v[0] + (u128)a.v[1] * b4 + (u128)a.v[2] * b3 + (u128)a.v[3] * b2 + (u128)a.v[4] * b1;
-  u128 r1 = (u128)a.v[0] * b.v[1] + (u128)a.v[1] * b.v[0] + (u128)a.v[2] * b4 + (u128)a.v[3] * b3 + (u128)a.v[4] * b2;
-  u128 r2 = (u128)a.v[0] * b.v[2] + (u128)a.v[1] * b.v[1] + (u128)a.v[2] * b.v[0] + (u128)a.v[3] * b4 + (u128)a.v[4] * b3;
-  u128 r3 = (u128)a.v[0] * b.v[3] + (u128)a.v[1] * b.v[2] + (u128)a.v[2] * b.v[1] + (u128)a.v[3] * b.v[0] + (u128)a.v[4] * b4;
-  u128 r4 = (u128)a.v[0] * b.v[4] + (u128)a.v[1] * b.v[3] + (u128)a.v[2] * b.v[2] + (u128)a.v[3] * b.v[1] + (u128)a.v[4] * b.v[0];
+// The 128-bit column sums of a product back to 51-bit limbs (2^255 = 19 folds the top carry).
+ZKGPU_FE_INLINE Fe fe_carry_wide(u128 r0, u128 r1, u128 r2, u128 r3, u128 r4) {
   Fe r;
   r1 += (uint64_t)(r0 >> 51); r.v[0] = (uint64_t)r0 & FE_MASK51;
   r2 += (uint64_t)(r1 >> 51); r.v[1] = (uint64_t)r1 & FE_MASK51;
@@ -81,6 +76,16 @@ ZKGPU_FE_INLINE Fe fe_mul(const Fe& a, const Fe& b) {
   return r;
 }
 
+ZKGPU_FE_INLINE Fe fe_mul(const Fe& a, const Fe& b) {
+  const uint64_t b1 = b.v[1] * 19, b2 = b.v[2] * 19, b3 = b.v[3] * 19, b4 = b.v[4] * 19;
+  u128 r0 = (u128)a.v[0] * b.v[0] + (u128)a.v[1] * b4 + (u128)a.v[2] * b3 + (u128)a.v[3] * b2 + (u128)a.v[4] * b1;
+  u128 r1 = (u128)a.v[0] * b.v[1] + (u128)a.v[1] * b.v[0] + (u128)a.v[2] * b4 + (u128)a.v[3] * b3 + (u128)a.v[4] * b2;
+  u128 r2 = (u128)a.v[0] * b.v[2] + (u128)a.v[1] * b.v[1] + (u128)a.v[2] * b.v[0] + (u128)a.v[3] * b4 + (u128)a.v[4] * b3;
+  u128 r3 = (u128)a.v[0] * b.v[3] + (u128)a.v[1] * b.v[2] + (u128)a.v[2] * b.v[1] + (u128)a.v[3] * b.v[0] + (u128)a.v[4] * b4;
+  u128 r4 = (u128)a.v[0] * b.v[4] + (u128)a.v[1] * b.v[3] + (u128)a.v[2] * b.v[2] + (u128)a.v[3] * b.v[1] + (u128)a.v[4] * b.v[0];
+  return fe_carry_wide(r0, r1, r2, r3, r4);
+}
+
 // Squaring with the symmetric cross terms doubled once (15 products instead of 25).
 ZKGPU_FE_INLINE Fe fe_sq(const Fe& a) {
   const uint64_t a0_2 = a.v[0] * 2, a1_2 = a.v[1] * 2;
@@ -90,15 +95,7 @@ ZKGPU_FE_INLINE Fe fe_sq(const Fe& a) {
   u128 r2 = (u128)a0_2 * a.v[2] + (u128)a.v[1] * a.v[1] + (u128)a3_38 * a.v[4];
   u128 r3 = (u128)a0_2 * a.v[3] + (u128)a1_2 * a.v[2] + (u128)a4_19 * a.v[4];
   u128 r4 = (u128)a0_2 * a.v[4] + (u128)a1_2 * a.v[3] + (u128)a.v[2] * a.v[2];
-  Fe r;
-  r1 += (uint64_t)(r0 >> 51); r.v[0] = (uint64_t)r0 & FE_MASK51;
-  r2 += (uint64_t)(r1 >> 51); r.v[1] = (uint64_t)r1 & FE_MASK51;
-  r3 += (uint64_t)(r2 >> 51); r.v[2] = (uint64_t)r2 & FE_MASK51;
-  r4 += (uint64_t)(r3 >> 51); r.v[3] = (uint64_t)r3 & FE_MASK51;
-  uint64_t c = (uint64_t)(r4 >> 51); r.v[4] = (uint64_t)r4 & FE_MASK51;
-  r.v[0] += c * 19;
-  c = r.v[0] >> 51; r.v[0] &= FE_MASK51; r.v[1] += c;
-  return r;
+  return fe_carry_wide(r0, r1, r2, r3, r4);
 }
 
 // Low 255 bits of 32 little-endian bytes; bit 255 (the x sign in point encodings) is ignored.
