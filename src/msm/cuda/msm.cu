@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "core/bls12_377/signed_digits.hpp"
 #include "cuda/runtime.cuh"
@@ -188,13 +189,17 @@ struct Workspace {
   rt::DeviceBuffer<G1Affine> sw_points;
   rt::DeviceBuffer<uint32_t> keys[2], vals[2], run_start, flags, pos, seg_start, seg_keys;
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
+  rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
   rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
-  // Scalars from host memory go through two pinned staging buffers, so the copy into pinned memory
-  // (CPU), the upload (copy engine) and the digits of the previous chunk (SMs) overlap.
-  static constexpr size_t STAGE_SCALARS = size_t{1} << 20;  // 32 MiB per buffer
-  rt::PinnedBuffer<Scalar> stage[2];
-  cudaEvent_t stage_free[2] = {nullptr, nullptr};
+  // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
+  // (CPU threads), the upload (copy engine, on copy_stream) and the kernels on the chunks already
+  // landed (SMs) overlap.
+  static constexpr size_t STAGE_BYTES = size_t{32} << 20;
+  rt::PinnedBuffer<unsigned char> stage[2];
+  cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
+  cudaEvent_t compute_ready = nullptr, landed = nullptr;
+  std::unique_ptr<rt::Stream> copy_stream;
   bool poison = false;
 };
 Workspace& workspace() {
@@ -211,29 +216,71 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
-// The MSM proper on device-resident inputs; returns the sum of the windows as an extended point.
+// memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
+// what the PCIe upload behind it takes.
+void parallel_memcpy(void* dst, const void* src, size_t bytes) {
+  static const unsigned max_threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  constexpr size_t MIN_SLICE = size_t{1} << 20;
+  const unsigned t = static_cast<unsigned>(std::min<size_t>(max_threads, std::max<size_t>(1, bytes / MIN_SLICE)));
+  const size_t slice = (bytes / t + 63) & ~size_t{63};
+  std::vector<std::thread> workers;
+  for (unsigned k = 1; k < t; ++k) {
+    const size_t b = std::min(bytes, k * slice), e = std::min(bytes, b + slice);
+    if (b < e)
+      workers.emplace_back([=] { std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, e - b); });
+  }
+  std::memcpy(dst, src, std::min(bytes, slice));
+  for (auto& w : workers) w.join();
+}
+
+void ensure_staging(Workspace& ws) {
+  for (int k = 0; k < 2; ++k) {
+    if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<unsigned char>(Workspace::STAGE_BYTES);
+    if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
+  }
+  if (!ws.compute_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.compute_ready, cudaEventDisableTiming));
+  if (!ws.landed) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.landed, cudaEventDisableTiming));
+  if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
+}
+
+// Uploads count elements from pageable host memory to dst (device) through the pinned staging
+// buffers on ws.copy_stream (when poisoning, after the work queued on `compute`: the fill of dst).
+// After each chunk's upload is queued, on_chunk(first, count, landed_event) may queue work on the
+// chunk: `compute` must wait for landed_event first.
+template <class T, class F>
+void staged_upload(Workspace& ws, T* dst, const T* host, size_t count, size_t chunk, cudaStream_t compute,
+                   F&& on_chunk) {
+  ensure_staging(ws);
+  cudaStream_t copy = *ws.copy_stream;
+  if (ws.poison) {  // the poison fill of dst, queued on compute, comes first
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.compute_ready, compute));
+    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(copy, ws.compute_ready, 0));
+  }
+  int k = 0;
+  for (size_t first = 0; first < count; first += chunk, k ^= 1) {
+    const size_t c = std::min(chunk, count - first);
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.stage_free[k]));  // the buffer's previous upload is done
+    parallel_memcpy(ws.stage[k].data(), host + first, c * sizeof(T));
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(dst + first, ws.stage[k].data(), c * sizeof(T), cudaMemcpyHostToDevice, copy));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.stage_free[k], copy));
+    on_chunk(first, c, ws.stage_free[k]);
+  }
+}
+
 // Uploads n scalars from pageable host memory into ws.scalars chunk by chunk and computes the
 // digits of each chunk as it lands.
 void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W,
                                cudaStream_t stream) {
   grow(ws.scalars, n);
   if (ws.poison) poison_fill(ws.scalars, stream);
-  for (int k = 0; k < 2; ++k) {
-    if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<Scalar>(Workspace::STAGE_SCALARS);
-    if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
-  }
-  int k = 0;
-  for (uint32_t first = 0; first < n; first += static_cast<uint32_t>(Workspace::STAGE_SCALARS), k ^= 1) {
-    const uint32_t count = static_cast<uint32_t>(std::min<size_t>(Workspace::STAGE_SCALARS, n - first));
-    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.stage_free[k]));  // its previous upload is done
-    std::memcpy(ws.stage[k].data(), host + first, count * sizeof(Scalar));
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.scalars.data() + first, ws.stage[k].data(), count * sizeof(Scalar),
-                                     cudaMemcpyHostToDevice, stream));
-    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.stage_free[k], stream));
-    digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(ws.scalars.data(), first, count, n, c, W,
-                                                           ws.keys[0].data(), ws.vals[0].data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-  }
+  staged_upload(ws, ws.scalars.data(), host, n, Workspace::STAGE_BYTES / sizeof(Scalar), stream,
+                [&](size_t first, size_t count, cudaEvent_t landed) {
+                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, landed, 0));
+                  digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(
+                      ws.scalars.data(), static_cast<uint32_t>(first), static_cast<uint32_t>(count), n, c, W,
+                      ws.keys[0].data(), ws.vals[0].data());
+                  ZKGPU_CUDA_CHECK_LAUNCH();
+                });
 }
 
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
@@ -440,20 +487,32 @@ TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_sca
 namespace {
 // Uploads SW bases and converts them on the device into ws.points; Error(InvalidArgument) naming
 // the first point where the map is undefined.
+// Queues the upload of the SW bases and their conversion on the device into ws.points; the flag
+// of the first point where the map is undefined lands in ws.bad, which check_bases reads after the
+// MSM (so the scalars' upload overlaps the conversion).
 void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream) {
   rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
   grow(ws.sw_points, n);
   grow(ws.points, n);
-  grow(ws.counters, 2);
-  if (ws.poison) poison_fill(ws.points, stream);
-  ws.sw_points.upload(host_points, n, stream);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.counters.data(), &n, 4, cudaMemcpyHostToDevice, stream));
+  grow(ws.bad, 1);
+  if (ws.poison) {
+    poison_fill(ws.points, stream);
+    poison_fill(ws.sw_points, stream);
+  }
+  staged_upload(ws, ws.sw_points.data(), host_points, n, Workspace::STAGE_BYTES / sizeof(G1Affine), stream,
+                [](size_t, size_t, cudaEvent_t) {});
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.landed, *ws.copy_stream));
+  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.landed, 0));
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &n, 4, cudaMemcpyHostToDevice, stream));
   const uint32_t threads = rt::ceil_div(n, CONVERT_BATCH);
   sw_to_te_kernel<<<rt::ceil_div(threads, 128), 128, 0, stream>>>(ws.sw_points.data(), ws.points.data(), n,
-                                                                  ws.counters.data());
+                                                                  ws.bad.data());
   ZKGPU_CUDA_CHECK_LAUNCH();
+}
+
+void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream) {
   uint32_t bad = n;
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.bad.data(), 4, cudaMemcpyDeviceToHost, stream));
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (bad != n)
     throw_invalid("point " + std::to_string(bad) + ": the twisted-Edwards map is undefined there (the point is not in G1)");
@@ -467,8 +526,10 @@ TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
   upload_and_convert_bases(ws, host_points, static_cast<uint32_t>(n), stream);
-  return msm_on_device(ws, ws.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
-                       stream);
+  TeExtended r = msm_on_device(ws, ws.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n),
+                               pick_window(n, c), stream);
+  check_bases(ws, static_cast<uint32_t>(n), stream);
+  return r;
 }
 
 std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
@@ -508,7 +569,8 @@ void release_msm_workspace() {
   ws.scalars.reset();
   ws.points.reset();
   ws.sw_points.reset();
-  for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<Scalar>();
+  ws.bad.reset();
+  for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<unsigned char>();
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.run_start, &ws.flags, &ws.pos,
                   &ws.seg_start, &ws.seg_keys, &ws.counters})
     b->reset();
