@@ -37,6 +37,9 @@ constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an
 constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
+// The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
+// (8 warps) would cut to 8.
+constexpr unsigned SUM_BLOCK = 128;
 
 // Points [first, first + count) of n; keys/vals are window-major (index w*n + i).
 __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
@@ -400,10 +403,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
     if (level == 0) {
-      chunk_sums_kernel<true><<<blocks_for(chunks), BLOCK, 0, stream>>>(
+      chunk_sums_kernel<true><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
           cur_keys, vals, d_points, nullptr, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     } else {
-      chunk_sums_kernel<false><<<blocks_for(chunks), BLOCK, 0, stream>>>(
+      chunk_sums_kernel<false><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
           cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     }
     ZKGPU_CUDA_CHECK_LAUNCH();
