@@ -39,7 +39,9 @@ namespace rt = ::zkgpu::cuda;
 
 namespace {
 
-constexpr uint32_t MAX_CHUNK = 32;   // entries summed by one thread (fewer when that leaves the GPU idle)
+// Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
+// partial sums for the next level: about two per chunk when buckets span several chunks.
+constexpr uint32_t MAX_CHUNK = 64;
 constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an H200
 constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
 constexpr uint32_t NEG_BIT = 0x80000000u;
@@ -211,8 +213,8 @@ __global__ void window_parts_kernel(const TeExtended* buckets, uint32_t buckets_
     run = te_add(run, b[j]);
     acc = te_add(acc, run);
   }
-  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add
-  for (int bit = 31; bit >= 0; --bit) {
+  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add from lo's top bit
+  for (int bit = lo ? 31 - __clz(lo) : -1; bit >= 0; --bit) {
     scaled = te_double(scaled);
     if ((lo >> bit) & 1) scaled = te_add(scaled, run);
   }
