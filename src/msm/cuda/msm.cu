@@ -44,7 +44,8 @@ namespace {
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
 constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an H200
-constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
+constexpr uint32_t PART = 64;        // most buckets per thread in the window reduction
+constexpr size_t REDUCE_THREADS = size_t{1} << 16;
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
 // The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
@@ -421,7 +422,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
-  const uint32_t len = std::min(PART, buckets_per_window);
+  // Buckets per thread in the window reduction: each thread is one serial chain, so take fewer
+  // buckets per thread (down to 4) until about 64k threads run.
+  uint32_t len = std::min(PART, buckets_per_window);
+  while (len > 4 && size_t{BW} * buckets_per_window / len < REDUCE_THREADS) len /= 2;
   const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
                 nbuckets * sizeof(TeExtended) + size_t{BW} * parts_per_window * 2 * sizeof(TeExtended);
