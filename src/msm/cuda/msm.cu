@@ -1,10 +1,11 @@
 // GPU Pippenger for BLS12-377 (docs/msm.md): signed digits -> radix sort of (bucket, point) pairs
 // -> bucket sums by fixed chunks of the sorted entries (one thread each, every thread the same
 // number of additions, so skewed scalars stay load-balanced), repeated on the partial sums of the
-// buckets that cross chunks until none is left -> per-window bucket reduction by partitioned running sums
-// -> a pairwise tree per window. The W window sums (W ~ 16 points) are combined on the host:
-// Horner's c doublings per window are a serial chain, which one CPU core runs faster than one GPU
-// thread.
+// buckets that cross chunks until none is left -> bucket reduction by partitioned running sums ->
+// a pairwise tree. Resident bases with a window table (2^(c*j) * P per window) use one bucket set
+// for all windows; otherwise each window has its own, and the W window sums are combined on the
+// host (Horner's c doublings per window are a serial chain, which one CPU core runs faster than
+// one GPU thread).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -43,7 +44,7 @@ namespace {
 // Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
-constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an H200
+constexpr uint32_t FILL_THREADS = 1u << 18;  // about five waves of bucket-sum threads on an H200
 constexpr uint32_t PART = 64;        // most buckets per thread in the window reduction
 constexpr size_t REDUCE_THREADS = size_t{1} << 16;
 constexpr uint32_t NEG_BIT = 0x80000000u;
