@@ -185,16 +185,18 @@ __global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_kernel(const
   }
 }
 
-// Bases from host memory to the stored TE form: CONVERT_BATCH consecutive points per thread with one
-// inversion (sw_to_te_batch, the function the CPU's precompute_te runs per thread).
+// Bases [first, first + count) from host memory to the stored TE form: CONVERT_BATCH consecutive
+// points per thread with one inversion (sw_to_te_batch, the function the CPU's precompute_te runs
+// per thread).
 constexpr uint32_t CONVERT_BATCH = 32;
-__global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t n, uint32_t* bad) {
-  uint32_t first = (blockIdx.x * blockDim.x + threadIdx.x) * CONVERT_BATCH;
-  if (first >= n) return;
-  uint32_t count = n - first < CONVERT_BATCH ? n - first : CONVERT_BATCH;
+__global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t first, uint32_t count,
+                                uint32_t* bad) {
+  const uint32_t b = (blockIdx.x * blockDim.x + threadIdx.x) * CONVERT_BATCH;
+  if (b >= count) return;
+  const uint32_t m = count - b < CONVERT_BATCH ? count - b : CONVERT_BATCH;
   Fp prefix[CONVERT_BATCH];
-  size_t b = sw_to_te_batch(in + first, out + first, count, prefix);
-  if (b != count) atomicMin(bad, first + static_cast<uint32_t>(b));
+  const size_t r = sw_to_te_batch(in + first + b, out + first + b, m, prefix);
+  if (r != m) atomicMin(bad, first + b + static_cast<uint32_t>(r));
 }
 
 __global__ void fill_identity_kernel(TeExtended* p, size_t n) {
@@ -256,8 +258,12 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  cudaEvent_t compute_ready = nullptr, landed = nullptr, valid_ready = nullptr;
+  cudaEvent_t compute_ready = nullptr, valid_ready = nullptr, bases_ready = nullptr;
   std::unique_ptr<rt::Stream> copy_stream;
+  // Bases from host are converted chunk by chunk on these streams (upload_and_convert_bases).
+  static constexpr int CONVERT_STREAMS = 4;
+  std::unique_ptr<rt::Stream> convert_streams[CONVERT_STREAMS];
+  cudaEvent_t converted[CONVERT_STREAMS] = {};
   bool poison = false;
 };
 Workspace& workspace() {
@@ -321,8 +327,10 @@ void ensure_staging(Workspace& ws) {
     if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
   }
   if (!ws.compute_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.compute_ready, cudaEventDisableTiming));
-  if (!ws.landed) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.landed, cudaEventDisableTiming));
   if (!ws.valid_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.valid_ready, cudaEventDisableTiming));
+  if (!ws.bases_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.bases_ready, cudaEventDisableTiming));
+  for (auto& e : ws.converted)
+    if (!e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
 }
 
@@ -676,15 +684,31 @@ void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32
     poison_fill(ws.points, stream);
     poison_fill(ws.sw_points, stream);
   }
-  staged_upload(ws, ws.sw_points.data(), host_points, n, Workspace::STAGE_BYTES / sizeof(G1Affine), stream,
-                [](size_t, size_t, cudaEvent_t) {});
-  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.landed, *ws.copy_stream));
-  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.landed, 0));
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &n, 4, cudaMemcpyHostToDevice, stream));
-  const uint32_t threads = rt::ceil_div(n, CONVERT_BATCH);
-  sw_to_te_kernel<<<rt::ceil_div(threads, 128), 128, 0, stream>>>(ws.sw_points.data(), ws.points.data(), n,
-                                                                  ws.bad.data());
-  ZKGPU_CUDA_CHECK_LAUNCH();
+  ensure_staging(ws);
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.bases_ready, stream));
+  for (auto& cs : ws.convert_streams) {
+    if (!cs) cs = std::make_unique<rt::Stream>();
+    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.bases_ready, 0));
+  }
+  // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
+  // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
+  // overlap to keep up with the upload.
+  size_t k = 0;
+  staged_upload(ws, ws.sw_points.data(), host_points, n, Workspace::STAGE_BYTES / sizeof(G1Affine), stream,
+                [&](size_t first, size_t count, cudaEvent_t landed) {
+                  cudaStream_t cs = *ws.convert_streams[k++ % Workspace::CONVERT_STREAMS];
+                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(cs, landed, 0));
+                  const unsigned threads = rt::ceil_div(count, CONVERT_BATCH);
+                  sw_to_te_kernel<<<rt::ceil_div(threads, 64), 64, 0, cs>>>(
+                      ws.sw_points.data(), ws.points.data(), static_cast<uint32_t>(first),
+                      static_cast<uint32_t>(count), ws.bad.data());
+                  ZKGPU_CUDA_CHECK_LAUNCH();
+                });
+  for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j) {
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.converted[j], *ws.convert_streams[j]));
+    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.converted[j], 0));
+  }
 }
 
 void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream) {
