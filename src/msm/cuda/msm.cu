@@ -47,7 +47,10 @@ namespace {
 constexpr uint32_t MAX_CHUNK = 64;
 constexpr uint32_t FILL_THREADS = 1u << 18;  // about five waves of bucket-sum threads on an H200
 constexpr uint32_t PART = 64;        // most buckets per thread in the window reduction
-constexpr size_t REDUCE_THREADS = size_t{1} << 16;
+// The window reduction uses 255 registers: 8 warps per SM, about 34k threads on an H200. One wave
+// of 32k threads beats two waves of half the buckets each: a thread's cost is 2 * len additions
+// plus about 1.5 * log2(lo) for lo * run, so halving len saves less than the second wave costs.
+constexpr size_t REDUCE_THREADS = size_t{1} << 15;
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
 // The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
@@ -489,7 +492,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
   // Buckets per thread in the window reduction: each thread is one serial chain, so take fewer
-  // buckets per thread (down to 4) until about 64k threads run.
+  // buckets per thread (down to 4) until about one wave of threads (REDUCE_THREADS) runs.
   uint32_t len = std::min(PART, buckets_per_window);
   while (len > 4 && size_t{BW} * buckets_per_window / len < REDUCE_THREADS) len /= 2;
   const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
