@@ -93,6 +93,7 @@ __attribute__((always_inline)) inline void mont_mul6(uint64_t* out, const uint64
   static_assert(Cfg::N == 6);
   uint64_t x0, x1, x2, x3, x4, x5, x6, lo, hi;
   using Arr = const uint64_t(*)[6];
+  using C = Consts6<Cfg>;  // p and -p^-1 as memory operands (RIP-relative: no register)
   asm(
       // Step 0, product row: t = a * b[0] (t starts at zero, so one CF chain suffices).
       "movq 0(%[b]), %%rdx\n\t"
@@ -116,8 +117,9 @@ __attribute__((always_inline)) inline void mont_mul6(uint64_t* out, const uint64
       ZKGPU_X86_REDROW(5, 6, 0, 1, 2, 3, 4)
       : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4), [x5] "=&r"(x5),
         [x6] "=&r"(x6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(Consts6<Cfg>::INV), [p0] "m"(Consts6<Cfg>::P.l[0]), [p1] "m"(Consts6<Cfg>::P.l[1]), [p2] "m"(Consts6<Cfg>::P.l[2]),
-        [p3] "m"(Consts6<Cfg>::P.l[3]), [p4] "m"(Consts6<Cfg>::P.l[4]), [p5] "m"(Consts6<Cfg>::P.l[5]), "m"(*reinterpret_cast<Arr>(a)), "m"(*reinterpret_cast<Arr>(b))
+      : [a] "r"(a), [b] "r"(b), [inv] "m"(C::INV), [p0] "m"(C::P.l[0]), [p1] "m"(C::P.l[1]),
+        [p2] "m"(C::P.l[2]), [p3] "m"(C::P.l[3]), [p4] "m"(C::P.l[4]), [p5] "m"(C::P.l[5]),
+        "m"(*reinterpret_cast<Arr>(a)), "m"(*reinterpret_cast<Arr>(b))
       : "rdx", "cc");
   (void)lo;
   (void)hi;
