@@ -15,6 +15,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "core/bls12_377/signed_digits.hpp"
@@ -53,7 +54,9 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
 
   // Blocks of points for the counting sort: enough for all threads, each with its own histogram.
   const size_t blocks = std::clamp<size_t>(n / 4096, 1, 4 * threads);
-  std::vector<int16_t> digits(W * n);
+  // Digits and entries are written in full by the parallel loops below: left uninitialised here
+  // (100 MiB at 2^20), so their pages are first touched by those threads, not zeroed serially.
+  auto digits = std::make_unique_for_overwrite<int16_t[]>(W * n);
   std::vector<uint32_t> count(blocks * groups, 0);  // count[b * groups + g], then its offset
 
 #pragma omp parallel for schedule(static)
@@ -84,13 +87,13 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     }
     group_start[groups] = run;
   }
-  std::vector<uint32_t> entries(group_start[groups]);  // point indices (n <= 2^26)
+  auto entries = std::make_unique_for_overwrite<uint32_t[]>(group_start[groups]);  // point indices (n <= 2^26)
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
     uint32_t* off = count.data() + b * groups;
     for (size_t w = 0; w < W; ++w) {
-      const int16_t* d = digits.data() + w * n;
+      const int16_t* d = digits.get() + w * n;
       for (size_t i = lo; i < hi; ++i) {
         const int32_t v = d[i];
         if (v == 0) continue;
@@ -108,8 +111,8 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     for (size_t g = 0; g < groups; ++g) {
       const size_t w = g / R, r = g % R;
       std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
-      const int16_t* d = digits.data() + w * n;
-      const uint32_t* e = entries.data() + group_start[g];
+      const int16_t* d = digits.get() + w * n;
+      const uint32_t* e = entries.get() + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
       for (size_t k = 0; k < m; ++k) {

@@ -38,6 +38,19 @@ struct Consts6 {
   static constexpr uint64_t INV = Cfg::INV64;
 };
 
+// Shared pieces of the add/sub assembly: t = a OP b over six words (OP0 on the lowest word, OP
+// with the carry or borrow above it), and p's words as memory operands (C = Consts6<Cfg>).
+#define ZKGPU_X86_CHAIN6(OP0, OP)                                                                   \
+  "movq 0(%[a]), %[t0]\n\t " OP0 " 0(%[b]), %[t0]\n\t"                                             \
+  "movq 8(%[a]), %[t1]\n\t " OP " 8(%[b]), %[t1]\n\t"                                              \
+  "movq 16(%[a]), %[t2]\n\t " OP " 16(%[b]), %[t2]\n\t"                                            \
+  "movq 24(%[a]), %[t3]\n\t " OP " 24(%[b]), %[t3]\n\t"                                            \
+  "movq 32(%[a]), %[t4]\n\t " OP " 32(%[b]), %[t4]\n\t"                                            \
+  "movq 40(%[a]), %[t5]\n\t " OP " 40(%[b]), %[t5]\n\t"
+#define ZKGPU_X86_P_OPERANDS                                                                        \
+  [p0] "m"(C::P.l[0]), [p1] "m"(C::P.l[1]), [p2] "m"(C::P.l[2]), [p3] "m"(C::P.l[3]), [p4] "m"(C::P.l[4]), \
+      [p5] "m"(C::P.l[5])
+
 // The multiply needs 12 free general registers, which unoptimised builds (frame pointer, operands
 // kept in memory) do not leave: they use the portable multiply.
 #if defined(__OPTIMIZE__)
@@ -115,8 +128,7 @@ __attribute__((always_inline)) inline void mont_mul6(uint64_t* out, const uint64
       "cmovncq %[x5], %[x2]\n\t cmovncq %[a], %[x3]\n\t cmovncq %[b], %[x4]\n\t"
       : [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [x4] "=&r"(x4), [x5] "=&r"(x5),
         [x6] "=&r"(x6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+r"(a), [b] "+r"(b)
-      : [inv] "m"(C::INV), [p0] "m"(C::P.l[0]), [p1] "m"(C::P.l[1]),
-        [p2] "m"(C::P.l[2]), [p3] "m"(C::P.l[3]), [p4] "m"(C::P.l[4]), [p5] "m"(C::P.l[5]),
+      : [inv] "m"(C::INV), ZKGPU_X86_P_OPERANDS,
         "m"(*reinterpret_cast<Arr>(a_in)), "m"(*reinterpret_cast<Arr>(b_in))
       : "rdx", "cc");
   (void)lo;
@@ -142,12 +154,7 @@ __attribute__((always_inline)) inline void add6(uint64_t* out, const uint64_t* a
   using C = Consts6<Cfg>;
   const uint64_t *a = a_in, *b = b_in;
   uint64_t t0, t1, t2, t3, t4, t5, s0, s1, s2, s3;
-  asm("movq 0(%[a]), %[t0]\n\t addq 0(%[b]), %[t0]\n\t"
-      "movq 8(%[a]), %[t1]\n\t adcq 8(%[b]), %[t1]\n\t"
-      "movq 16(%[a]), %[t2]\n\t adcq 16(%[b]), %[t2]\n\t"
-      "movq 24(%[a]), %[t3]\n\t adcq 24(%[b]), %[t3]\n\t"
-      "movq 32(%[a]), %[t4]\n\t adcq 32(%[b]), %[t4]\n\t"
-      "movq 40(%[a]), %[t5]\n\t adcq 40(%[b]), %[t5]\n\t"
+  asm(ZKGPU_X86_CHAIN6("addq", "adcq")
       "movq %[t0], %[s0]\n\t subq %[p0], %[s0]\n\t"
       "movq %[t1], %[s1]\n\t sbbq %[p1], %[s1]\n\t"
       "movq %[t2], %[s2]\n\t sbbq %[p2], %[s2]\n\t"
@@ -158,8 +165,7 @@ __attribute__((always_inline)) inline void add6(uint64_t* out, const uint64_t* a
       "cmovncq %[s3], %[t3]\n\t cmovncq %[a], %[t4]\n\t cmovncq %[b], %[t5]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
         [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [a] "+r"(a), [b] "+r"(b)
-      : [p0] "m"(C::P.l[0]), [p1] "m"(C::P.l[1]), [p2] "m"(C::P.l[2]), [p3] "m"(C::P.l[3]), [p4] "m"(C::P.l[4]),
-        [p5] "m"(C::P.l[5]), "m"(*reinterpret_cast<Arr>(a_in)), "m"(*reinterpret_cast<Arr>(b_in))
+      : ZKGPU_X86_P_OPERANDS, "m"(*reinterpret_cast<Arr>(a_in)), "m"(*reinterpret_cast<Arr>(b_in))
       : "cc");
   (void)s0, (void)s1, (void)s2, (void)s3;
   out[0] = t0, out[1] = t1, out[2] = t2, out[3] = t3, out[4] = t4, out[5] = t5;
@@ -174,12 +180,7 @@ __attribute__((always_inline)) inline void sub6(uint64_t* out, const uint64_t* a
   using C = Consts6<Cfg>;
   const uint64_t *a = a_in, *b = b_in;
   uint64_t t0, t1, t2, t3, t4, t5, m, q0, q1, q2;
-  asm("movq 0(%[a]), %[t0]\n\t subq 0(%[b]), %[t0]\n\t"
-      "movq 8(%[a]), %[t1]\n\t sbbq 8(%[b]), %[t1]\n\t"
-      "movq 16(%[a]), %[t2]\n\t sbbq 16(%[b]), %[t2]\n\t"
-      "movq 24(%[a]), %[t3]\n\t sbbq 24(%[b]), %[t3]\n\t"
-      "movq 32(%[a]), %[t4]\n\t sbbq 32(%[b]), %[t4]\n\t"
-      "movq 40(%[a]), %[t5]\n\t sbbq 40(%[b]), %[t5]\n\t"
+  asm(ZKGPU_X86_CHAIN6("subq", "sbbq")
       "sbbq %[m], %[m]\n\t"  // all ones when a < b
       "movq %[p0], %[q0]\n\t andq %[m], %[q0]\n\t"
       "movq %[p1], %[q1]\n\t andq %[m], %[q1]\n\t"
@@ -191,11 +192,13 @@ __attribute__((always_inline)) inline void sub6(uint64_t* out, const uint64_t* a
       "adcq %[a], %[t3]\n\t adcq %[b], %[t4]\n\t adcq %[m], %[t5]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
         [m] "=&r"(m), [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [a] "+r"(a), [b] "+r"(b)
-      : [p0] "m"(C::P.l[0]), [p1] "m"(C::P.l[1]), [p2] "m"(C::P.l[2]), [p3] "m"(C::P.l[3]), [p4] "m"(C::P.l[4]),
-        [p5] "m"(C::P.l[5]), "m"(*reinterpret_cast<Arr>(a_in)), "m"(*reinterpret_cast<Arr>(b_in))
+      : ZKGPU_X86_P_OPERANDS, "m"(*reinterpret_cast<Arr>(a_in)), "m"(*reinterpret_cast<Arr>(b_in))
       : "cc");
   (void)m, (void)q0, (void)q1, (void)q2;
   out[0] = t0, out[1] = t1, out[2] = t2, out[3] = t3, out[4] = t4, out[5] = t5;
 }
+
+#undef ZKGPU_X86_CHAIN6
+#undef ZKGPU_X86_P_OPERANDS
 
 }  // namespace zkgpu::bls12_377::x86
