@@ -238,6 +238,48 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   EXPECT_EQ(ok_c, ok_g);
 }
 
+// Verification on the GPU equals the CPU for batch sizes around the kernels' shapes (2 items per
+// block in the warp kernel), on honest signatures and on each way one can fail: c~, z out of range,
+// a non-canonical hint encoding, z inside the range but wrong, a changed public key.
+TEST_P(MlDsaCuda, VerifyEqualsCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
+  const auto sz = mldsa_sizes(set);
+  const size_t ctilde = GetParam() == 44 ? 32 : GetParam() == 65 ? 48 : 64;
+  const size_t omega = GetParam() == 44 ? 80 : GetParam() == 65 ? 55 : 75;
+  Rng rng(GetParam() + 3);
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(33), size_t(257)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Bytes seeds = rng.bytes(n * 32);
+    Bytes pk(n * sz.pk), sk(n * sz.sk), sig(n * sz.sig);
+    mldsa_keygen_batch(set, seeds, pk, sk, Backend::Cpu);
+    std::vector<Bytes> msgs;
+    std::vector<MlDsaSignItem> items;
+    for (size_t i = 0; i < n; ++i) msgs.push_back(rng.bytes(i % 50));
+    for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, {}, false});
+    std::vector<PqStatus> st(n);
+    mldsa_sign_batch(set, items, sig, st, Backend::Cpu);
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t* s = &sig[i * sz.sig];
+      switch (i % 6) {
+        case 1: s[5] ^= 0x40; break;                                   // c~
+        case 2: s[ctilde] = s[ctilde + 1] = s[ctilde + 2] = 0; break;  // z_0 = gamma1: out of range
+        case 3: s[sz.sig - 1] = uint8_t(omega + 1); break;             // hint end index > omega
+        case 4: s[ctilde + 100] ^= 0x01; break;                        // z changed, still in range
+        case 5: pk[i * sz.pk + 40] ^= 0x08; break;                     // t1 changed
+        default: break;                                                // honest
+      }
+    }
+    std::vector<MlDsaVerifyItem> v;
+    for (size_t i = 0; i < n; ++i) v.push_back({{&pk[i * sz.pk], sz.pk}, msgs[i], {}, {&sig[i * sz.sig], sz.sig}, false});
+    std::vector<uint8_t> ok_c(n), ok_g(n, 7);
+    mldsa_verify_batch(set, v, ok_c, Backend::Cpu);
+    mldsa_verify_batch(set, v, ok_g, Backend::Cuda);
+    EXPECT_EQ(ok_c, ok_g);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(ok_c[i], i % 6 == 0 ? 1 : 0) << "item " << i;
+  }
+}
+
 TEST_P(MlDsaCuda, WycheproofVerifyOnDevice) {
   ZKGPU_REQUIRE_GPU();
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
