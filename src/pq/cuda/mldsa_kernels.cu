@@ -178,32 +178,44 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
 void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok) {
   if (n == 0) return;
   with_level(level, [&]<class P>() {
+    Trace trace("mldsa sign", n);
     Io k = in(sk, n * P::SK_BYTES), u = in(mu, n * 64), r = in(rnd, n * 32), s = out(sig, n * P::SIG_BYTES), o = out(ok, n);
+    trace.mark("alloc+upload");
     mldsa_sign_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, k.dev.data(), u.dev.data(), r.dev.data(), s.dev.data(),
                                                        o.dev.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("sign");
     finish();
     fetch(s);
     fetch(o);
+    trace.mark("download");
   });
 }
 
 void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok) {
   if (n == 0) return;
   with_level(level, [&]<class P>() {
+    Trace trace("mldsa verify", n);
     Io p = in(pk, n * P::PK_BYTES), u = in(mu, n * 64), s = in(sig, n * P::SIG_BYTES), o = out(ok, n);
     DeviceBuffer<uint8_t> cball(n * N), hint_ok(n), core_ok(n), w1(n * P::K * 32 * P::W1_BITS);
+    trace.mark("alloc+upload");
     constexpr unsigned T = 128;
     const unsigned item_blocks = unsigned((n + T - 1) / T);
     verify_prepare_kernel<P><<<item_blocks, T>>>(n, s.dev.data(), reinterpret_cast<int8_t*>(cball.data()),
                                                  hint_ok.data());
     ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("prepare");
     verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS>>>(
         n, p.dev.data(), s.dev.data(), reinterpret_cast<const int8_t*>(cball.data()), hint_ok.data(), w1.data(),
         core_ok.data());
     ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("core");
     verify_finish_kernel<P><<<item_blocks, T>>>(n, u.dev.data(), s.dev.data(), w1.data(), core_ok.data(), o.dev.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("finish");
     finish();
     fetch(o);
+    trace.mark("download");
   });
 }
 

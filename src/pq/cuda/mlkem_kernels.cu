@@ -144,13 +144,18 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
+    Trace trace("mlkem encaps", n);
     Io e = in(ek, n * P::ek_bytes), mm = in(m, n * 32), cc = out(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
+    trace.mark("alloc+upload");
     mlkem_encaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, e.dev.data(), mm.dev.data(), cc.dev.data(), kk.dev.data(),
                                                          o.dev.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("encaps");
     finish();
     fetch(cc);
     fetch(kk);
     fetch(o);
+    trace.mark("download");
   });
 }
 
@@ -158,19 +163,27 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
+    Trace trace("mlkem decaps", n);
     Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
     DeviceBuffer<uint8_t> mh(n * 64), kr(n * 64), c2(n * P::c_bytes);
+    trace.mark("alloc+upload");
     decaps_decrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), mh.data(), o.dev.data());
     ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("decrypt");
     decaps_hash_kernel<<<blocks_for(n), PQ_THREADS>>>(n, mh.data(), kr.data());
     ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("hash");
     decaps_reencrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), mh.data(), kr.data(), c2.data());
     ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("reencrypt");
     decaps_select_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), kr.data(), c2.data(), nullptr,
                                                           kk.dev.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    trace.mark("select");
     finish();
     fetch(kk);
     fetch(o);
+    trace.mark("download");
   });
 }
 
