@@ -35,12 +35,21 @@ ZKGPU_HD_NOINLINE void unpack_bits(Poly& a, const uint8_t* in, int bits, int32_t
   }
 }
 
-// SimpleBitPack: coefficients in [0, 2^bits) as they are (t1 with 10 bits, w1 with 6 or 4).
-ZKGPU_HD void pack_simple(uint8_t* out, const Poly& w1, int bits) {
+// Coefficient i of a pack_bits stream: offset - (the bits-bit value at bit i*bits). For the CUDA
+// kernels, where each thread unpacks its own coefficients (bits <= 24).
+ZKGPU_HD int32_t unpack_coeff(const uint8_t* in, int i, int bits, int32_t offset) {
+  const int bit = i * bits, byte = bit >> 3;
+  uint32_t v = 0;
+  for (int b = 0; b < 4 && 8 * b < (bit & 7) + bits; ++b) v |= uint32_t(in[byte + b]) << (8 * b);
+  return offset - int32_t((v >> (bit & 7)) & ((1u << bits) - 1));
+}
+
+// SimpleBitPack of 8 consecutive coefficients in [0, 2^bits): exactly `bits` bytes.
+ZKGPU_HD void pack_simple8(uint8_t* out, const int32_t v[8], int bits) {
   uint64_t acc = 0;
   int have = 0, o = 0;
-  for (int i = 0; i < N; ++i) {
-    acc |= uint64_t(uint32_t(w1.c[i])) << have;
+  for (int i = 0; i < 8; ++i) {
+    acc |= uint64_t(uint32_t(v[i])) << have;
     have += bits;
     while (have >= 8) {
       out[o++] = uint8_t(acc);
@@ -48,6 +57,10 @@ ZKGPU_HD void pack_simple(uint8_t* out, const Poly& w1, int bits) {
       have -= 8;
     }
   }
+}
+// SimpleBitPack: coefficients in [0, 2^bits) as they are (t1 with 10 bits, w1 with 6 or 4).
+ZKGPU_HD void pack_simple(uint8_t* out, const Poly& w1, int bits) {
+  for (int g = 0; g < N / 8; ++g) pack_simple8(out + g * bits, w1.c + 8 * g, bits);
 }
 
 // SimpleBitUnpack (t1 of a public key: every 10-bit value is valid).
