@@ -37,6 +37,9 @@ constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an
 constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
+// The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
+// (8 warps) would cut to 8.
+constexpr unsigned SUM_BLOCK = 128;
 
 // Points [first, first + count) of n; keys/vals are window-major (index w*n + i).
 __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
@@ -208,7 +211,7 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  cudaEvent_t compute_ready = nullptr, landed = nullptr;
+  cudaEvent_t compute_ready = nullptr, landed = nullptr, valid_ready = nullptr;
   std::unique_ptr<rt::Stream> copy_stream;
   bool poison = false;
 };
@@ -258,6 +261,7 @@ void ensure_staging(Workspace& ws) {
   }
   if (!ws.compute_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.compute_ready, cudaEventDisableTiming));
   if (!ws.landed) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.landed, cudaEventDisableTiming));
+  if (!ws.valid_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.valid_ready, cudaEventDisableTiming));
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
 }
 
@@ -301,9 +305,14 @@ void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, un
                 });
 }
 
+void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream);
+
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
-TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Scalar* d_scalars,
-                         const Scalar* host_scalars, uint32_t n, unsigned c, cudaStream_t stream) {
+// With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded while the
+// GPU sorts, and converted on the device into ws.points (see check_bases).
+TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1Affine* host_points,
+                         const Scalar* d_scalars, const Scalar* host_scalars, uint32_t n, unsigned c,
+                         cudaStream_t stream) {
   const unsigned W = msm_window_count(c);
   const uint32_t buckets_per_window = 1u << (c - 1);
   const uint32_t sentinel = W << (c - 1);
@@ -363,7 +372,13 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Sca
   ZKGPU_CUDA_CHECK_LAUNCH();
   uint32_t valid = 0;
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&valid, ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
-  ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  ensure_staging(ws);
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.valid_ready, stream));
+  if (host_points) {  // the host copies the bases into the staging buffers while the GPU sorts
+    upload_and_convert_bases(ws, host_points, n, stream);
+    d_points = ws.points.data();
+  }
+  ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.valid_ready));
   if (valid == 0) return TeExtended::identity();  // every scalar is zero
 
   // 3. bucket sums by fixed chunks, level by level, until no partial sums are left.
@@ -388,10 +403,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const Sca
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
     if (level == 0) {
-      chunk_sums_kernel<true><<<blocks_for(chunks), BLOCK, 0, stream>>>(
+      chunk_sums_kernel<true><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
           cur_keys, vals, d_points, nullptr, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     } else {
-      chunk_sums_kernel<false><<<blocks_for(chunks), BLOCK, 0, stream>>>(
+      chunk_sums_kernel<false><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
           cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     }
     ZKGPU_CUDA_CHECK_LAUNCH();
@@ -467,7 +482,7 @@ TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, si
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  return msm_on_device(ws, d_points, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c), stream);
+  return msm_on_device(ws, d_points, nullptr, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c), stream);
 }
 
 TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c) {
@@ -477,16 +492,16 @@ TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_sca
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  return msm_on_device(ws, bases.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n), pick_window(n, c),
-                       stream);
+  return msm_on_device(ws, bases.points.data(), nullptr, nullptr, host_scalars, static_cast<uint32_t>(n),
+                       pick_window(n, c), stream);
 }
 
 namespace {
 // Uploads SW bases and converts them on the device into ws.points; Error(InvalidArgument) naming
 // the first point where the map is undefined.
-// Queues the upload of the SW bases and their conversion on the device into ws.points; the flag
+// Queues the upload of the SW bases and their conversion on the device into ws.points; the index
 // of the first point where the map is undefined lands in ws.bad, which check_bases reads after the
-// MSM (so the scalars' upload overlaps the conversion).
+// MSM (nothing waits for it before the bucket sums).
 void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream) {
   rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
   grow(ws.sw_points, n);
@@ -522,8 +537,7 @@ TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  upload_and_convert_bases(ws, host_points, static_cast<uint32_t>(n), stream);
-  TeExtended r = msm_on_device(ws, ws.points.data(), nullptr, host_scalars, static_cast<uint32_t>(n),
+  TeExtended r = msm_on_device(ws, nullptr, host_points, nullptr, host_scalars, static_cast<uint32_t>(n),
                                pick_window(n, c), stream);
   check_bases(ws, static_cast<uint32_t>(n), stream);
   return r;
