@@ -22,26 +22,18 @@ struct Fe10 {
 
 ZKGPU_HD constexpr int fe10_bits(int i) { return (i & 1) ? 25 : 26; }
 
-// One carry out of limb i (limb 9 wraps to limb 0 times 19, as 2^255 = 19).
-template <class Word>
-ZKGPU_FE_INLINE void fe10_carry_one(Word h[10], int i) {
-  const Word c = h[i] >> fe10_bits(i);
-  h[i] &= (Word{1} << fe10_bits(i)) - 1;
-  if (i < 9) h[i + 1] += c;
-  else h[0] += 19 * c;
-}
-
-// ref10's carry order: two chains, from limbs 0 and 4, advance together, so a carried product
-// takes 7 dependent steps instead of 11 (a lone signature on the GPU waits on them; 12 carries
-// instead of 11 cost next to nothing in throughput). The carry from limb 3 reaches limb 4 after
-// its first carry, so limb 4 is carried again; limb 1 takes the last, small carry from limb 0 and
-// limb 5 the small second one from limb 4: every limb ends below 2^26, odd ones below
-// 2^25 + 2^17.
 template <class Word>
 ZKGPU_FE_INLINE void fe10_carry_words(Word h[10]) {
-  constexpr int order[12] = {0, 4, 1, 5, 2, 6, 3, 7, 4, 8, 9, 0};
   ZKGPU_UNROLL
-  for (int k = 0; k < 12; ++k) fe10_carry_one(h, order[k]);
+  for (int i = 0; i < 10; ++i) {
+    const Word c = h[i] >> fe10_bits(i);
+    h[i] &= (Word{1} << fe10_bits(i)) - 1;
+    if (i < 9) h[i + 1] += c;
+    else h[0] += 19 * c;
+  }
+  const Word c = h[0] >> 26;  // h[0] got at most 19 times the top carry
+  h[0] &= (Word{1} << 26) - 1;
+  h[1] += c;
 }
 
 ZKGPU_FE_INLINE Fe10 fe_add(const Fe10& a, const Fe10& b) {
