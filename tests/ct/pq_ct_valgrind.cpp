@@ -12,6 +12,8 @@
 
 #include "core/mldsa/dsa.hpp"
 #include "core/mlkem/kem.hpp"
+#include "pq/cpu/mlkem_cpu.hpp"
+#include "zkgpu/backend.hpp"
 
 namespace {
 
@@ -24,28 +26,41 @@ void fill(uint8_t* p, size_t n, uint8_t salt) {
   for (size_t i = 0; i < n; ++i) p[i] = uint8_t(i * 131 + salt * 17 + 7);
 }
 
-template <int K>
-bool check_mlkem() {
+// One KeyGen / Encaps / Decaps (honest and implicit rejection) with the given building blocks:
+// mlkem::PortableOps (what the CUDA kernels run) or the host backend's pq::cpu::MlKemOps.
+template <int K, class Ops>
+bool check_mlkem(const char* what) {
   using P = mlkem::Params<K>;
   static uint8_t seed[64], ek[P::ek_bytes], dk[P::dk_bytes], m[32], c[P::c_bytes], k1[32], k2[32];
+  Ops ops;
   fill(seed, 64, K);
   fill(m, 32, K + 1);
   secret(seed, 64);
-  mlkem::keygen<K>(ek, dk, seed, seed + 32);
+  mlkem::keygen_with<K>(ops, ek, dk, seed, seed + 32);
   pub(ek, sizeof ek);  // the encapsulation key is published
   secret(m, 32);
-  const bool enc_ok = mlkem::encaps<K>(c, k1, ek, m);
+  const bool enc_ok = mlkem::encaps_with<K>(ops, c, k1, ek, m);
   pub(c, sizeof c);  // the ciphertext is sent in the clear
   secret(dk, sizeof dk);
-  const bool dec_ok = mlkem::decaps<K>(k2, dk, c);
+  const bool dec_ok = mlkem::decaps_with<K>(ops, k2, dk, c);
   c[5] ^= 1;  // the implicit-rejection path
   uint8_t k3[32];
-  const bool rej_ok = mlkem::decaps<K>(k3, dk, c);
+  const bool rej_ok = mlkem::decaps_with<K>(ops, k3, dk, c);
   pub(k1, 32);
   pub(k2, 32);
   pub(k3, 32);
   const bool ok = enc_ok && dec_ok && rej_ok && std::memcmp(k1, k2, 32) == 0 && std::memcmp(k1, k3, 32) != 0;
-  std::printf("ML-KEM k=%d: %s\n", K, ok ? "ok" : "WRONG RESULT");
+  std::printf("ML-KEM k=%d, %s: %s\n", K, what, ok ? "ok" : "WRONG RESULT");
+  return ok;
+}
+
+template <int K>
+bool check_mlkem_all() {
+  bool ok = check_mlkem<K, mlkem::PortableOps>("portable");
+  ok &= check_mlkem<K, pq::cpu::MlKemOps>(to_string(simd_level()));  // AVX2 where valgrind has it
+  set_simd_level_cap(SimdLevel::Scalar);
+  ok &= check_mlkem<K, pq::cpu::MlKemOps>("host scalar");
+  set_simd_level_cap(std::nullopt);
   return ok;
 }
 
@@ -91,7 +106,7 @@ int main(int argc, char** argv) {
     std::printf("leaky compare: %d\n", r);
     return 0;
   }
-  bool ok = check_mlkem<2>() && check_mlkem<3>() && check_mlkem<4>();
+  bool ok = check_mlkem_all<2>() && check_mlkem_all<3>() && check_mlkem_all<4>();
   ok = ok && check_mldsa<mldsa::P44>("ML-DSA-44") && check_mldsa<mldsa::P65>("ML-DSA-65") &&
        check_mldsa<mldsa::P87>("ML-DSA-87");
   return ok ? 0 : 2;
