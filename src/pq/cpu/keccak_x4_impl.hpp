@@ -22,17 +22,28 @@ inline void rho_pi(const typename V::T* a, typename V::T* b, std::index_sequence
 template <class V>
 inline void keccak_x4(KeccakX4& st) {
   using T = typename V::T;
+  // Every index below must be a constant after unrolling, so the state lives in registers
+  // (AVX-512VL has 32 of them; AVX2 spills some either way).
   T a[25], b[25], c[5], d[5];
+  ZKGPU_UNROLL
   for (int i = 0; i < 25; ++i) a[i] = V::load(st.s[i]);
+  ZKGPU_NO_UNROLL
   for (int round = 0; round < 24; ++round) {
+    ZKGPU_UNROLL
     for (int x = 0; x < 5; ++x) c[x] = V::xor5(a[x], a[x + 5], a[x + 10], a[x + 15], a[x + 20]);
+    ZKGPU_UNROLL
     for (int x = 0; x < 5; ++x) d[x] = V::bxor(c[(x + 4) % 5], V::template rotl<1>(c[(x + 1) % 5]));
+    ZKGPU_UNROLL
     for (int i = 0; i < 25; ++i) a[i] = V::bxor(a[i], d[i % 5]);
     rho_pi<V>(a, b, std::make_index_sequence<25>{});
-    for (int y = 0; y < 25; y += 5)
+    ZKGPU_UNROLL
+    for (int y = 0; y < 25; y += 5) {
+      ZKGPU_UNROLL
       for (int x = 0; x < 5; ++x) a[y + x] = V::andnot_xor(b[y + x], b[y + (x + 1) % 5], b[y + (x + 2) % 5]);
+    }
     a[0] = V::bxor(a[0], V::broadcast(keccak::KECCAK_RC[round]));
   }
+  ZKGPU_UNROLL
   for (int i = 0; i < 25; ++i) V::store(st.s[i], a[i]);
 }
 
