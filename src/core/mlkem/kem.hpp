@@ -97,25 +97,27 @@ ZKGPU_HD void pke_encrypt_with(Ops& ops, uint8_t* c, const uint8_t* ek, const ui
     ops.ntt(y[i]);
   }
   for (int i = 0; i < K; ++i) {  // u_i = NTT^-1(sum_j A[j][i] y_j) + e1_i
-    Poly u, a;
+    Poly u, a, e1;
     poly_zero(u);
     for (int j = 0; j < K; ++j) ops.basemul_acc(u, ops.matrix(a, rho, i, j), y[j]);
     ops.invntt_tomont(u);
-    ops.noise(a, r, K + i, P::eta2);  // e1_i
-    poly_add(u, a);
+    ops.noise(e1, r, K + i, P::eta2);
+    poly_add(u, e1);
     poly_reduce(u);
     poly_compress(c + 32 * P::du * i, u, P::du);
   }
-  Poly v, t, mu;
+  Poly v, t, e2, mu;
   poly_zero(v);
   for (int j = 0; j < K; ++j) {
     poly_frombytes(t, ek + 384 * j);
     ops.basemul_acc(v, t, y[j]);
   }
   ops.invntt_tomont(v);
+  // e1 and e2 get polynomials of their own (not a reused scratch one): nvcc spills three times
+  // more in the encapsulation kernels otherwise.
+  ops.noise(e2, r, 2 * K, P::eta2);
   poly_frommsg(mu, m);
-  ops.noise(t, r, 2 * K, P::eta2);  // e2
-  poly_add(v, t);
+  poly_add(v, e2);
   poly_add(v, mu);
   poly_reduce(v);
   poly_compress(c + 32 * P::du * K, v, P::dv);
