@@ -1,7 +1,8 @@
 // The host SIMD paths of ML-KEM (src/pq/cpu): every version of the four-way Keccak against the
 // scalar permutation and sponge, the AVX2 NTT / inverse NTT / base products against the portable
 // functions (bit for bit, on random int16 inputs in each function's documented range), and whole
-// KeyGen / Encaps / Decaps with the host Ops against mlkem::PortableOps at every SIMD level.
+// KeyGen / Encaps / Decaps with the host Ops against mlkem::PortableOps at every SIMD level, and
+// the same for ML-DSA KeyGen / Sign / Verify with the host samplers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <optional>
 
 #include "core/keccak/keccak.hpp"
+#include "core/mldsa/dsa.hpp"
 #include "core/mlkem/kem.hpp"
 #include "pq/cpu/keccak_x4.hpp"
+#include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/cpu/mlkem_cpu.hpp"
 #include "pq/cpu/mlkem_simd.hpp"
 #include "support/test_support.hpp"
@@ -175,6 +178,38 @@ TEST(PqCpuSimd, MlKemHostOpsEqualPortableAtEveryLevel) {
     kem_ops_equal_portable<2>(rng);
     kem_ops_equal_portable<3>(rng);
     kem_ops_equal_portable<4>(rng);
+  }
+}
+
+template <class P>
+void dsa_ops_equal_portable(Rng& rng) {
+  static uint8_t pk1[P::PK_BYTES], sk1[P::SK_BYTES], pk2[P::PK_BYTES], sk2[P::SK_BYTES];
+  static uint8_t sig1[P::SIG_BYTES], sig2[P::SIG_BYTES];
+  static pq::cpu::MlDsaOps ops;  // about 80 KB: not on the test's stack
+  for (int trial = 0; trial < 3; ++trial) {
+    const auto xi = rng.bytes(32), mu = rng.bytes(64), rnd = rng.bytes(32);
+    mldsa::keygen<P>(pk1, sk1, xi.data());
+    mldsa::keygen_with<P>(ops, pk2, sk2, xi.data());
+    ASSERT_EQ(0, std::memcmp(pk1, pk2, sizeof pk1));
+    ASSERT_EQ(0, std::memcmp(sk1, sk2, sizeof sk1));
+    ASSERT_TRUE(mldsa::sign_mu<P>(sig1, sk1, mu.data(), rnd.data()));
+    ASSERT_TRUE(mldsa::sign_mu_with<P>(ops, sig2, sk1, mu.data(), rnd.data()));
+    ASSERT_EQ(0, std::memcmp(sig1, sig2, sizeof sig1));
+    EXPECT_TRUE(mldsa::verify_mu_with<P>(ops, pk1, mu.data(), sig1));
+    sig1[rng.u32() % sizeof sig1] ^= 4;
+    EXPECT_EQ(mldsa::verify_mu<P>(pk1, mu.data(), sig1), mldsa::verify_mu_with<P>(ops, pk1, mu.data(), sig1));
+  }
+}
+
+TEST(PqCpuSimd, MlDsaHostOpsEqualPortableAtEveryLevel) {
+  PqSimdCapGuard guard;
+  Rng rng(66);
+  for (SimdLevel level : levels_here()) {
+    set_simd_level_cap(level);
+    SCOPED_TRACE(to_string(level));
+    dsa_ops_equal_portable<mldsa::P44>(rng);
+    dsa_ops_equal_portable<mldsa::P65>(rng);
+    dsa_ops_equal_portable<mldsa::P87>(rng);
   }
 }
 
