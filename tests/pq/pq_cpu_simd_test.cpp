@@ -37,6 +37,17 @@ std::vector<SimdLevel> levels_here() {
   return v;
 }
 
+// Runs check() once per SIMD level this CPU has, with the level capped to it.
+template <class F>
+void at_every_level(F check) {
+  PqSimdCapGuard guard;
+  for (SimdLevel level : levels_here()) {
+    set_simd_level_cap(level);
+    SCOPED_TRACE(to_string(level));
+    check();
+  }
+}
+
 TEST(PqCpuSimd, KeccakX4EveryVersionEqualsScalar) {
   Rng rng(61);
   std::vector<void (*)(KeccakX4&)> fns = {pq::cpu::keccak_x4_permute_portable, pq::cpu::keccak_x4_permute};
@@ -63,9 +74,7 @@ TEST(PqCpuSimd, KeccakX4EveryVersionEqualsScalar) {
 
 TEST(PqCpuSimd, ShakeX4EqualsSponge) {
   Rng rng(62);
-  PqSimdCapGuard guard;
-  for (SimdLevel level : levels_here()) {
-    set_simd_level_cap(level);
+  at_every_level([&] {
     for (unsigned rate : {keccak::SHAKE128_RATE, keccak::SHAKE256_RATE})
       for (size_t len : {0, 1, 33, 34, 66, 135, 136, 167, 168, 169, 300, 400}) {
         std::vector<uint8_t> in[4];
@@ -93,7 +102,7 @@ TEST(PqCpuSimd, ShakeX4EqualsSponge) {
           ASSERT_EQ(out[j], ref) << "rate " << rate << " len " << len << " lane " << j;
         }
       }
-  }
+  });
 }
 
 TEST(PqCpuSimd, MlKemNttAvx2EqualsPortable) {
@@ -170,15 +179,12 @@ void kem_ops_equal_portable(Rng& rng) {
 }
 
 TEST(PqCpuSimd, MlKemHostOpsEqualPortableAtEveryLevel) {
-  PqSimdCapGuard guard;
   Rng rng(64);
-  for (SimdLevel level : levels_here()) {
-    set_simd_level_cap(level);
-    SCOPED_TRACE(to_string(level));
+  at_every_level([&] {
     kem_ops_equal_portable<2>(rng);
     kem_ops_equal_portable<3>(rng);
     kem_ops_equal_portable<4>(rng);
-  }
+  });
 }
 
 template <class P>
@@ -202,15 +208,12 @@ void dsa_ops_equal_portable(Rng& rng) {
 }
 
 TEST(PqCpuSimd, MlDsaHostOpsEqualPortableAtEveryLevel) {
-  PqSimdCapGuard guard;
   Rng rng(66);
-  for (SimdLevel level : levels_here()) {
-    set_simd_level_cap(level);
-    SCOPED_TRACE(to_string(level));
+  at_every_level([&] {
     dsa_ops_equal_portable<mldsa::P44>(rng);
     dsa_ops_equal_portable<mldsa::P65>(rng);
     dsa_ops_equal_portable<mldsa::P87>(rng);
-  }
+  });
 }
 
 }  // namespace

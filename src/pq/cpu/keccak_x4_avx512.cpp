@@ -1,18 +1,11 @@
 // Four-way Keccak-f[1600] with AVX-512VL on 256-bit registers: native 64-bit rotates and
 // three-input logic (vpternlogq) shorten theta and chi (compiled with -mavx512vl; called only
 // after the runtime check).
-#include <immintrin.h>
-
 #include "pq/cpu/keccak_x4_impl.hpp"
 
 namespace zkgpu::pq::cpu {
 namespace {
-struct Avx512 {
-  using T = __m256i;
-  static T load(const uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
-  static void store(uint64_t* p, T v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
-  static T broadcast(uint64_t x) { return _mm256_set1_epi64x(int64_t(x)); }
-  static T bxor(T a, T b) { return _mm256_xor_si256(a, b); }
+struct Avx512 : detail::Ymm {
   static T xor3(T a, T b, T c) { return _mm256_ternarylogic_epi64(a, b, c, 0x96); }
   static T xor5(T a, T b, T c, T d, T e) { return xor3(xor3(a, b, c), d, e); }
   static T andnot_xor(T a, T b, T c) { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }  // a ^ (~b & c)

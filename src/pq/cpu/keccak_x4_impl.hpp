@@ -1,7 +1,10 @@
 // The four-way Keccak-f[1600] round function over a vector type V (one 64-bit lane per instance),
 // included by the per-ISA files. V supplies load/store, xor, xor5, andnot_xor (a ^ (~b & c)) and
 // rotl<n>; AVX-512VL has native rotates and three-input logic, AVX2 builds them from shifts.
+// Included only by files compiled for AVX2 or more.
 #pragma once
+#include <immintrin.h>
+
 #include <utility>
 
 #include "core/keccak/keccak.hpp"
@@ -12,6 +15,15 @@ namespace zkgpu::pq::cpu::detail {
 // rho offsets of lane x + 5y (FIPS 202 table 2).
 inline constexpr int KECCAK_RHO[25] = {0,  1,  62, 28, 27, 36, 44, 6,  55, 20, 3,  10, 43,
                                        25, 39, 41, 45, 15, 21, 8,  18, 2,  61, 56, 14};
+
+// What both versions share: one 256-bit register per state word.
+struct Ymm {
+  using T = __m256i;
+  static T load(const uint64_t* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(uint64_t* p, T v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+  static T broadcast(uint64_t x) { return _mm256_set1_epi64x(int64_t(x)); }
+  static T bxor(T a, T b) { return _mm256_xor_si256(a, b); }
+};
 
 template <class V, size_t... I>
 inline void rho_pi(const typename V::T* a, typename V::T* b, std::index_sequence<I...>) {

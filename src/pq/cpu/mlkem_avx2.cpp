@@ -40,9 +40,9 @@ inline V barrett(V a) {
 }
 
 // Regrouping of two consecutive registers (32 coefficients) for the butterflies of distance len
-// (8, 4 or 2): afterwards every lane of a is the partner j of the lane of b holding j + len.
-// merge() undoes split().
-inline void split(V v0, V v1, int len, V& a, V& b) {
+// (8, 4 or 2): afterwards every lane of a is the partner j of the lane of b holding j + len. The
+// regrouping is its own inverse: regroup(a, b) gives back the two registers.
+inline void regroup(V v0, V v1, int len, V& a, V& b) {
   if (len == 8) {
     a = _mm256_permute2x128_si256(v0, v1, 0x20);
     b = _mm256_permute2x128_si256(v0, v1, 0x31);
@@ -54,23 +54,11 @@ inline void split(V v0, V v1, int len, V& a, V& b) {
     b = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xAA);
   }
 }
-inline void merge(V a, V b, int len, V& v0, V& v1) {
-  if (len == 8) {
-    v0 = _mm256_permute2x128_si256(a, b, 0x20);
-    v1 = _mm256_permute2x128_si256(a, b, 0x31);
-  } else if (len == 4) {
-    v0 = _mm256_unpacklo_epi64(a, b);
-    v1 = _mm256_unpackhi_epi64(a, b);
-  } else {
-    v0 = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA);
-    v1 = _mm256_blend_epi32(_mm256_srli_epi64(a, 32), b, 0xAA);
-  }
-}
 
 // Per-lane twiddles of the in-register layers: for layer len (8, 4, 2; index 0, 1, 2) and register
-// pair m, the zeta of each lane of `a` after split(), for the forward (zeta index 128/len + block)
+// pair m, the zeta of each lane of `a` after regroup(), for the forward (zeta index 128/len + block)
 // and inverse (2 * 128/len - 1 - block) transforms, with their products by q^-1. Built by running
-// split() on coefficient indices, so the table follows the regrouping by construction.
+// regroup() on coefficient indices, so the table follows the regrouping by construction.
 struct LaneZetas {
   alignas(32) int16_t fwd[3][8][16], fwd_qinv[3][8][16], inv[3][8][16], inv_qinv[3][8][16];
   alignas(32) int16_t base[N], base_qinv[N];  // base products: lane 4i+1 zeta(64+i), 4i+3 -zeta(64+i)
@@ -78,15 +66,14 @@ struct LaneZetas {
     const int lens[3] = {8, 4, 2};
     for (int l = 0; l < 3; ++l)
       for (int m = 0; m < 8; ++m) {
-        alignas(32) int16_t i0[16], i1[16], ia[16], ib[16];
+        alignas(32) int16_t i0[16], i1[16], ia[16];
         for (int t = 0; t < 16; ++t) {
           i0[t] = int16_t(32 * m + t);
           i1[t] = int16_t(32 * m + 16 + t);
         }
         V a, b;
-        split(load(i0), load(i1), lens[l], a, b);
+        regroup(load(i0), load(i1), lens[l], a, b);
         store(ia, a);
-        store(ib, b);
         const int blocks = 128 / lens[l];
         for (int t = 0; t < 16; ++t) {
           const int block = ia[t] / (2 * lens[l]);
@@ -94,7 +81,6 @@ struct LaneZetas {
           inv[l][m][t] = mlkem::zeta(2 * blocks - 1 - block);
           fwd_qinv[l][m][t] = int16_t(fwd[l][m][t] * mlkem::QINV);
           inv_qinv[l][m][t] = int16_t(inv[l][m][t] * mlkem::QINV);
-          (void)ib;
         }
       }
     for (int i = 0; i < N / 4; ++i) {
@@ -138,11 +124,11 @@ void mlkem_ntt_avx2(Poly& p) {
   for (int l = 0; l < 3; ++l)
     for (int m = 0; m < 8; ++m) {
       V a, b;
-      split(r[2 * m], r[2 * m + 1], lens[l], a, b);
+      regroup(r[2 * m], r[2 * m + 1], lens[l], a, b);
       const V t = fqmul(b, load(lz.fwd[l][m]), load(lz.fwd_qinv[l][m]));
       b = _mm256_sub_epi16(a, t);
       a = _mm256_add_epi16(a, t);
-      merge(a, b, lens[l], r[2 * m], r[2 * m + 1]);
+      regroup(a, b, lens[l], r[2 * m], r[2 * m + 1]);
     }
   for (int i = 0; i < 16; ++i) store(p.c + 16 * i, barrett(r[i]));
 }
@@ -156,11 +142,11 @@ void mlkem_invntt_tomont_avx2(Poly& p) {
   for (int l = 0; l < 3; ++l)
     for (int m = 0; m < 8; ++m) {
       V a, b;
-      split(r[2 * m], r[2 * m + 1], lens[l], a, b);
+      regroup(r[2 * m], r[2 * m + 1], lens[l], a, b);
       const V t = a;
       a = barrett(_mm256_add_epi16(t, b));
       b = fqmul(_mm256_sub_epi16(b, t), load(lz.inv[idx[l]][m]), load(lz.inv_qinv[idx[l]][m]));
-      merge(a, b, lens[l], r[2 * m], r[2 * m + 1]);
+      regroup(a, b, lens[l], r[2 * m], r[2 * m + 1]);
     }
   for (int len = 16; len <= 128; len <<= 1) {
     const int step = len / 16, blocks = 128 / len;
