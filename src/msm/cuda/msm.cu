@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -230,12 +232,17 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
 // Entries per chunk for L sorted entries: MAX_CHUNK, or fewer (down to 4) when that many chunks
-// would leave the GPU without enough threads. chunks_for is non-decreasing in L, so buffers sized
-// for the first level fit every later one (each level has at most 2 * chunks entries).
+// would leave the GPU without enough threads.
 uint32_t chunk_entries(size_t L) {
   return static_cast<uint32_t>(std::clamp<size_t>((L + FILL_THREADS - 1) / FILL_THREADS, 4, MAX_CHUNK));
 }
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
+// The most chunks any L <= entries gives (chunks_for is not monotonic: 4F entries make F chunks of
+// 4, 4F + 1 make fewer chunks of 5), so buffers sized by it fit the first level (L = the nonzero
+// digits) and every later one (at most 2 * chunks entries).
+size_t chunk_capacity(size_t entries) {
+  return std::max<size_t>({1, (entries + MAX_CHUNK - 1) / MAX_CHUNK, std::min<size_t>((entries + 3) / 4, FILL_THREADS)});
+}
 
 // memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
 // what the PCIe upload behind it takes.
@@ -307,6 +314,43 @@ void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, un
 
 void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream);
 
+// ZKGPU_MSM_PHASES set: one line per MSM on stderr with the time between marks (events on the
+// compute stream, so host waits in between count too), the breakdown the benchmark totals lack.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(cudaStream_t s) : s_(s), on_(std::getenv("ZKGPU_MSM_PHASES") != nullptr) { mark("start"); }
+  ~PhaseTimer() {
+    for (auto& m : marks_) cudaEventDestroy(m.second);
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  void mark(const char* name) {
+    if (!on_) return;
+    cudaEvent_t e;
+    ZKGPU_CUDA_CHECK(cudaEventCreate(&e));
+    marks_.push_back({name, e});
+    ZKGPU_CUDA_CHECK(cudaEventRecord(e, s_));
+  }
+  void report(uint32_t n, unsigned c, double host_ms) {
+    if (!on_ || marks_.size() < 2) return;
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(marks_.back().second));
+    std::fprintf(stderr, "msm phases ms (n=%u c=%u):", n, c);
+    float total = 0;
+    for (size_t i = 1; i < marks_.size(); ++i) {
+      float ms = 0;
+      ZKGPU_CUDA_CHECK(cudaEventElapsedTime(&ms, marks_[i - 1].second, marks_[i].second));
+      total += ms;
+      std::fprintf(stderr, " %s %.2f", marks_[i].first, ms);
+    }
+    std::fprintf(stderr, " | device %.2f host-horner %.2f\n", total, host_ms);
+  }
+
+ private:
+  cudaStream_t s_;
+  bool on_;
+  std::vector<std::pair<const char*, cudaEvent_t>> marks_;
+};
+
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded while the
 // GPU sorts, and converted on the device into ws.points (see check_bases).
@@ -321,7 +365,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{W} * buckets_per_window;
-  const size_t max_chunks = chunks_for(entries), max_parts = 2 * max_chunks;
+  const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
   const uint32_t len = std::min(PART, buckets_per_window);
   const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
@@ -349,6 +393,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   }
 
   // 1. digits, 2. sort by bucket key.
+  PhaseTimer phases(stream);
   if (host_scalars) {
     upload_scalars_and_digits(ws, host_scalars, n, c, W, stream);
   } else {
@@ -362,7 +407,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dk, dv, entries, 0, end_bit, stream));
   ensure_temp(ws, temp_bytes);
   temp_bytes = ws.temp.size();
+  phases.mark("digits");
   ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, entries, 0, end_bit, stream));
+  phases.mark("sort");
   uint32_t* keys = dk.Current();
   uint32_t* vals = dv.Current();
 
@@ -377,6 +424,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   if (host_points) {  // the host copies the bases into the staging buffers while the GPU sorts
     upload_and_convert_bases(ws, host_points, n, stream);
     d_points = ws.points.data();
+    phases.mark("bases");
   }
   ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.valid_ready));
   if (valid == 0) return TeExtended::identity();  // every scalar is zero
@@ -390,6 +438,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   const TeExtended* cur_sums = nullptr;  // null at level 0 (entries refer to the bases)
   for (int level = 0, out = 0; L > 0; ++level, out ^= 1) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
+    if (chunks > ws.pos.size() || 2 * size_t{chunks} > ws.sums[out].size())
+      throw Error(ErrorCode::CudaError, "MSM bucket sums: chunk buffers sized too small (a bug)");
     partial_count_kernel<<<blocks_for(chunks), BLOCK, 0, stream>>>(cur_keys, L, S, chunks, counts);
     ZKGPU_CUDA_CHECK_LAUNCH();
     temp_bytes = 0;
@@ -414,7 +464,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
     cur_keys = out_keys;
     cur_sums = out_sums;
     L = last[0] + last[1];
+    if (level == 0) phases.mark("sums0");
   }
+  phases.mark("sums1+");
 
   // 4. window reduction.
   const uint32_t total_parts = W * parts_per_window;
@@ -432,14 +484,17 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   std::vector<TeExtended> window_sums(W);
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), ws.parts[src].data(), W * sizeof(TeExtended),
                                    cudaMemcpyDeviceToHost, stream));
+  phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   // 5. Horner over the windows (host: a serial chain of W*c doublings).
+  const auto h0 = std::chrono::steady_clock::now();
   TeExtended result = TeExtended::identity();
   for (unsigned w = W; w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
     result = te_add(result, window_sums[w]);
   }
+  phases.report(n, c, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count());
   return result;
 }
 
