@@ -1,5 +1,5 @@
-// ML-DSA batch kernels: thin loops over src/core/mldsa (one thread per item). Signing keeps the
-// expanded matrix A (k*l polynomials) in local memory per thread; mu is computed on the host.
+// ML-DSA key generation (one thread per item over src/core/mldsa) and verification (a warp per
+// item for the bulk of the work, see below); signing is in mldsa_sign.cu. mu comes from the host.
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_launch.cuh"
@@ -16,14 +16,6 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   mldsa::keygen<P>(pk + i * P::PK_BYTES, sk + i * P::SK_BYTES, seeds + i * 32);
-}
-
-template <class P>
-__global__ void mldsa_sign_kernel(size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
-                                  uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  ok[i] = mldsa::sign_mu<P>(sig + i * P::SIG_BYTES, sk + i * P::SK_BYTES, mu + i * 64, rnd + i * 32) ? 1 : 0;
 }
 
 // Verification in three kernels. The two sequential hashes of an item (SampleInBall before, the
@@ -154,13 +146,7 @@ __global__ void verify_finish_kernel(size_t n, const uint8_t* mu, const uint8_t*
   ok[i] = pq::ct_differ(c2, sig + i * P::SIG_BYTES, sizeof c2) == 0 ? 1 : 0;
 }
 
-template <class F>
-void with_level(int level, F&& f) {
-  if (level == 44) return f.template operator()<mldsa::P44>();
-  if (level == 65) return f.template operator()<mldsa::P65>();
-  if (level == 87) return f.template operator()<mldsa::P87>();
-  throw_invalid("ML-DSA level must be 44, 65 or 87");
-}
+using mldsa_warp::with_level;
 
 }  // namespace
 
@@ -172,23 +158,6 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
     finish();
     fetch(p);
     fetch(k);
-  });
-}
-
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
-  with_level(level, [&]<class P>() {
-    Trace trace("mldsa sign", n);
-    Io k = in(sk, n * P::SK_BYTES), u = in(mu, n * 64), r = in(rnd, n * 32), s = out(sig, n * P::SIG_BYTES), o = out(ok, n);
-    trace.mark("alloc+upload");
-    mldsa_sign_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, k.dev.data(), u.dev.data(), r.dev.data(), s.dev.data(),
-                                                       o.dev.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("sign");
-    finish();
-    fetch(s);
-    fetch(o);
-    trace.mark("download");
   });
 }
 
