@@ -133,13 +133,14 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
   pq::check_items(ok, n, 1, "mldsa verify", "results");
   const bool gpu = resolve_backend(backend, n, pq::MLDSA_VERIFY_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
-    std::vector<uint8_t> mus(n * 64);
+    // The GPU path gets only the length checks here: it computes tr and mu on the device.
+    std::vector<uint8_t> mus(gpu ? 0 : n * 64);
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
       const MlDsaVerifyItem& it = items[i];
       ok[i] = it.pk.size() == P::PK_BYTES && it.sig.size() == P::SIG_BYTES &&
               (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
-      if (!ok[i]) continue;
+      if (!ok[i] || gpu) continue;
       if (it.external_mu) {
         std::memcpy(&mus[i * 64], it.msg.data(), 64);
       } else {
@@ -147,27 +148,12 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
         keccak::shake256(tr, 64, it.pk.data(), P::PK_BYTES);
         mldsa::compute_mu(&mus[i * 64], tr, it.ctx.data(), uint8_t(it.ctx.size()), it.msg.data(), it.msg.size());
       }
-      if (!gpu) {
-        pq::cpu::MlDsaOps ops;
-        ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
-      }
+      pq::cpu::MlDsaOps ops;
+      ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
-    if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      std::vector<size_t> idx;
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) idx.push_back(i);
-      std::vector<uint8_t> pk(idx.size() * P::PK_BYTES), mu(idx.size() * 64), sig(idx.size() * P::SIG_BYTES),
-          good(idx.size());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        std::memcpy(&pk[j * P::PK_BYTES], items[idx[j]].pk.data(), P::PK_BYTES);
-        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
-        std::memcpy(&sig[j * P::SIG_BYTES], items[idx[j]].sig.data(), P::SIG_BYTES);
-      }
-      cuda::mldsa_verify(level(set), idx.size(), pk.data(), mu.data(), sig.data(), good.data());
-      for (size_t j = 0; j < idx.size(); ++j) ok[idx[j]] = good[j];
+    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data());
 #endif
-    }
   });
 }
 

@@ -2,10 +2,14 @@
 // the batch front ends can call them; declared for every build, defined only with ZKGPU_HAVE_CUDA.
 // All pointers are host memory with items packed back to back, as in the public batch API. Each
 // function uploads, runs one thread per item over the same src/core code as the CPU backend, and
-// downloads; results are byte-identical to the CPU. Errors throw zkgpu::Error.
+// downloads (ML-DSA verify streams its chunks); results are byte-identical to the CPU. Errors
+// throw zkgpu::Error.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
+
+#include "zkgpu/mldsa.hpp"
 
 namespace zkgpu::cuda {
 
@@ -23,6 +27,9 @@ void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const u
 // level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
 void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
 void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok);
-void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok);
+// Verifies the items i with ok[i] == 1 (lengths and context size already checked by the caller) and
+// sets ok[i] to the result; items with ok[i] == 0 are left alone. tr and mu are computed on the
+// device (or the external mu is used), in chunks that overlap packing, transfers and kernels.
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok);
 
 }  // namespace zkgpu::cuda

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/keccak/keccak.hpp"
+#include "core/mldsa/dsa.hpp"
 #include "core/mlkem/kem.hpp"
 #include "pq/pq_cuda.hpp"
 #include "support/hex.hpp"
@@ -238,6 +239,42 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   EXPECT_EQ(ok_c, ok_g);
 }
 
+// Signing on the GPU equals the CPU byte for byte for several batch sizes (4 items per block in the
+// warp kernels), hedged and deterministic, into a poisoned output, with malformed expanded keys
+// (an s1 coefficient below -eta) rejected on both.
+TEST_P(MlDsaCuda, SignEqualsCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
+  const auto sz = mldsa_sizes(set);
+  Rng rng(GetParam() + 4);
+  for (size_t n : {size_t(1), size_t(5), size_t(33), size_t(130)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Bytes seeds = rng.bytes(n * 32);
+    Bytes pk(n * sz.pk), sk(n * sz.sk);
+    mldsa_keygen_batch(set, seeds, pk, sk, Backend::Cpu);
+    for (size_t i = 3; i < n; i += 17) sk[i * sz.sk + 128] = 0xff;  // first s1 coefficients out of range
+    std::vector<Bytes> msgs, rnds;
+    std::vector<MlDsaSignItem> items;
+    for (size_t i = 0; i < n; ++i) {
+      msgs.push_back(rng.bytes(i % 70));
+      rnds.push_back(i % 3 ? rng.bytes(32) : Bytes{});
+    }
+    for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, rnds[i], false});
+    Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0xa5);
+    std::vector<PqStatus> st_c(n), st_g(n, PqStatus::Ok);
+    mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
+    mldsa_sign_batch(set, items, sig_g, st_g, Backend::Cuda);
+    EXPECT_EQ(st_c, st_g);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (!std::equal(sig_c.begin() + i * sz.sig, sig_c.begin() + (i + 1) * sz.sig, sig_g.begin() + i * sz.sig) &&
+          ++mismatches <= 5)
+        ADD_FAILURE() << "signature of item " << i << " differs (status " << int(st_c[i]) << ")";
+    EXPECT_EQ(mismatches, 0u);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i < 3 || (i - 3) % 17 != 0) << "item " << i;
+  }
+}
+
 // Verification on the GPU equals the CPU for batch sizes around the kernels' shapes (2 items per
 // block in the warp kernel), on honest signatures and on each way one can fail: c~, z out of range,
 // a non-canonical hint encoding, z inside the range but wrong, a changed public key.
@@ -270,8 +307,18 @@ TEST_P(MlDsaCuda, VerifyEqualsCpu) {
         default: break;                                                // honest
       }
     }
+    // Every fifth item hands in mu itself (external mu), computed as the signer did.
+    std::vector<Bytes> mus(n);
     std::vector<MlDsaVerifyItem> v;
-    for (size_t i = 0; i < n; ++i) v.push_back({{&pk[i * sz.pk], sz.pk}, msgs[i], {}, {&sig[i * sz.sig], sz.sig}, false});
+    for (size_t i = 0; i < n; ++i) {
+      const bool ext = i % 5 == 0;
+      if (ext) {
+        const uint8_t* tr = &sk[i * sz.sk + 64];  // tr = H(pk) is stored in the expanded key
+        mus[i].resize(64);
+        mldsa::compute_mu(mus[i].data(), tr, nullptr, 0, msgs[i].data(), msgs[i].size());
+      }
+      v.push_back({{&pk[i * sz.pk], sz.pk}, ext ? mus[i] : msgs[i], {}, {&sig[i * sz.sig], sz.sig}, ext});
+    }
     std::vector<uint8_t> ok_c(n), ok_g(n, 7);
     mldsa_verify_batch(set, v, ok_c, Backend::Cpu);
     mldsa_verify_batch(set, v, ok_g, Backend::Cuda);

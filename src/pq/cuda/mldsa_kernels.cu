@@ -1,5 +1,12 @@
-// ML-DSA batch kernels: thin loops over src/core/mldsa (one thread per item). Signing keeps the
-// expanded matrix A (k*l polynomials) in local memory per thread; mu is computed on the host.
+// ML-DSA key generation (one thread per item over src/core/mldsa) and verification (a warp per
+// item for the bulk of the work, see below); signing is in mldsa_sign.cu. mu comes from the host.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_launch.cuh"
@@ -18,24 +25,37 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
   mldsa::keygen<P>(pk + i * P::PK_BYTES, sk + i * P::SK_BYTES, seeds + i * 32);
 }
 
-template <class P>
-__global__ void mldsa_sign_kernel(size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
-                                  uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  ok[i] = mldsa::sign_mu<P>(sig + i * P::SIG_BYTES, sk + i * P::SK_BYTES, mu + i * 64, rnd + i * 32) ? 1 : 0;
-}
-
 // Verification in three kernels. The two sequential hashes of an item (SampleInBall before, the
 // challenge hash of w1 after) run one thread per item; the bulk of the work (ExpandA's k*l SHAKE128
 // streams, the NTTs, UseHint) runs one warp per item in between, with the item's polynomials in
 // shared memory. Each kernel calls the core functions the CPU's verify_mu calls.
 
-// 1. The hint encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~), as int8.
+// Per item of a verify chunk: where its context and message (or its external mu) lie in the blob.
+struct VerifyMeta {
+  uint64_t off;
+  uint32_t msg_len;
+  uint8_t ctx_len;
+  uint8_t external_mu;
+  uint16_t pad;
+};
+static_assert(sizeof(VerifyMeta) == 16);
+
+// 1. mu (tr = H(pk, 64), then compute_mu, as the CPU front end does; or the external mu), the hint
+// encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8.
 template <class P>
-__global__ void verify_prepare_kernel(size_t n, const uint8_t* sig, int8_t* cball, uint8_t* ok) {
+__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const VerifyMeta* meta,
+                                      const uint8_t* blob, uint8_t* mu, int8_t* cball, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  const VerifyMeta m = meta[i];
+  const uint8_t* b = blob + m.off;
+  if (m.external_mu) {
+    for (int k = 0; k < 64; ++k) mu[i * 64 + k] = b[k];
+  } else {
+    uint8_t tr[64];
+    keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
+    mldsa::compute_mu(mu + i * 64, tr, b, m.ctx_len, b + m.ctx_len, m.msg_len);
+  }
   const uint8_t* s = sig + i * P::SIG_BYTES;
   mldsa::Poly h[P::K];
   ok[i] = mldsa::unpack_hint<P>(h, s + P::CTILDE_BYTES + P::L * P::Z_BYTES) ? 1 : 0;
@@ -154,12 +174,117 @@ __global__ void verify_finish_kernel(size_t n, const uint8_t* mu, const uint8_t*
   ok[i] = pq::ct_differ(c2, sig + i * P::SIG_BYTES, sizeof c2) == 0 ? 1 : 0;
 }
 
-template <class F>
-void with_level(int level, F&& f) {
-  if (level == 44) return f.template operator()<mldsa::P44>();
-  if (level == 65) return f.template operator()<mldsa::P65>();
-  if (level == 87) return f.template operator()<mldsa::P87>();
-  throw_invalid("ML-DSA level must be 44, 65 or 87");
+using mldsa_warp::with_level;
+
+// The verify driver: a persistent context of VERIFY_SLOTS streams with pinned staging and device
+// buffers that grow to the batch shape and are reused; the host packs chunk c+1 while chunk c is
+// uploaded, verified and downloaded (as the Ed25519 batch path does).
+constexpr int VERIFY_SLOTS = 3;
+constexpr size_t VERIFY_MIN_CHUNK = size_t(1) << 11, VERIFY_MAX_CHUNK = size_t(1) << 14;
+constexpr size_t VERIFY_MAX_BLOB = size_t(64) << 20;  // message bytes per chunk (one larger item still fits)
+
+size_t align64(size_t x) { return (x + 63) / 64 * 64; }
+
+// Chunk layout, the same in pinned host and device memory: pk | sig | meta | blob.
+struct VerifyLayout {
+  size_t pk_bytes, sig_bytes, n = 0, blob = 0;
+  size_t sig() const { return align64(n * pk_bytes); }
+  size_t meta() const { return sig() + align64(n * sig_bytes); }
+  size_t blob_at() const { return meta() + n * sizeof(VerifyMeta); }
+  size_t bytes() const { return blob_at() + blob; }
+};
+size_t blob_bytes(const MlDsaVerifyItem& it) { return it.external_mu ? 64 : it.ctx.size() + it.msg.size(); }
+
+// Device scratch of a chunk: mu | cball | hint_ok | core_ok | w1.
+template <class P>
+struct VerifyScratch {
+  size_t n;
+  size_t cball() const { return align64(n * 64); }
+  size_t hint_ok() const { return cball() + align64(n * N); }
+  size_t core_ok() const { return hint_ok() + align64(n); }
+  size_t w1() const { return core_ok() + align64(n); }
+  size_t bytes() const { return w1() + n * P::K * 32 * P::W1_BITS; }
+};
+
+struct VerifySlot {
+  Stream stream;
+  PinnedBuffer<uint8_t> host_in, host_out;
+  DeviceBuffer<uint8_t> dev_in, dev_scratch, dev_out;
+  std::vector<uint32_t> index;  // batch index of each chunk item
+  std::unique_ptr<Trace> trace;
+  bool busy = false;
+
+  void ensure(size_t in_bytes, size_t items, size_t scratch_bytes) {
+    if (host_in.size() < in_bytes) host_in = PinnedBuffer<uint8_t>(std::max(in_bytes, 2 * host_in.size()));
+    if (host_out.size() < items) host_out = PinnedBuffer<uint8_t>(std::max(items, 2 * host_out.size()));
+    dev_in.ensure(host_in.size());
+    dev_out.ensure(host_out.size());
+    dev_scratch.ensure(scratch_bytes);
+  }
+  // Waits for the chunk in flight and scatters its results.
+  void finish(uint8_t* ok) {
+    if (!busy) return;
+    stream.sync();
+    for (size_t j = 0; j < index.size(); ++j) ok[index[j]] = host_out[j];
+    trace.reset();
+    busy = false;
+  }
+};
+
+std::mutex g_verify_mutex;  // one verify batch at a time per process: the slots are shared
+std::unique_ptr<std::array<VerifySlot, VERIFY_SLOTS>> g_verify_slots;
+
+// Writes the chunk's items (batch indices `index`) in the layout.
+template <class P>
+void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, const std::vector<uint32_t>& index,
+                       const VerifyLayout& lay) {
+  VerifyMeta* meta = reinterpret_cast<VerifyMeta*>(dst + lay.meta());
+  uint64_t pos = 0;
+  for (size_t j = 0; j < lay.n; ++j) {  // offsets are a prefix sum: serial, and cheap
+    const MlDsaVerifyItem& it = items[index[j]];
+    meta[j] = {pos, uint32_t(it.external_mu ? 64 : it.msg.size()), uint8_t(it.external_mu ? 0 : it.ctx.size()),
+               uint8_t(it.external_mu ? 1 : 0), 0};
+    pos += blob_bytes(it);
+  }
+  const auto n = int64_t(lay.n);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t j = 0; j < n; ++j) {
+    const MlDsaVerifyItem& it = items[index[size_t(j)]];
+    std::memcpy(dst + j * P::PK_BYTES, it.pk.data(), P::PK_BYTES);
+    std::memcpy(dst + lay.sig() + j * P::SIG_BYTES, it.sig.data(), P::SIG_BYTES);
+    uint8_t* b = dst + lay.blob_at() + meta[j].off;
+    if (it.external_mu) {
+      std::memcpy(b, it.msg.data(), 64);
+    } else {
+      if (!it.ctx.empty()) std::memcpy(b, it.ctx.data(), it.ctx.size());
+      if (!it.msg.empty()) std::memcpy(b + it.ctx.size(), it.msg.data(), it.msg.size());
+    }
+  }
+}
+
+template <class P>
+void launch_verify_chunk(VerifySlot& s, const VerifyLayout& lay) {
+  const VerifyScratch<P> sc{lay.n};
+  const uint8_t* in = s.dev_in.data();
+  uint8_t* x = s.dev_scratch.data();
+  const size_t n = lay.n;
+  constexpr unsigned T = 128;
+  const unsigned item_blocks = unsigned((n + T - 1) / T);
+  ZKGPU_CUDA_CHECK(cudaMemsetAsync(s.dev_out.data(), 0xAB, n, s.stream));  // poison: every result is written
+  verify_prepare_kernel<P><<<item_blocks, T, 0, s.stream>>>(
+      n, in, in + lay.sig(), reinterpret_cast<const VerifyMeta*>(in + lay.meta()), in + lay.blob_at(), x,
+      reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("prepare");
+  verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS, 0, s.stream>>>(
+      n, in, in + lay.sig(), reinterpret_cast<const int8_t*>(x + sc.cball()), x + sc.hint_ok(), x + sc.w1(),
+      x + sc.core_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("core");
+  verify_finish_kernel<P><<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(),
+                                                           s.dev_out.data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("finish");
 }
 
 }  // namespace
@@ -175,47 +300,52 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
   });
 }
 
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok) {
+  std::vector<uint32_t> todo;
+  for (size_t i = 0; i < items.size(); ++i)
+    if (ok[i]) todo.push_back(uint32_t(i));
+  if (todo.empty()) return;
+  std::lock_guard lock(g_verify_mutex);
+  if (!g_verify_slots) g_verify_slots = std::make_unique<std::array<VerifySlot, VERIFY_SLOTS>>();
+  auto& slots = *g_verify_slots;
   with_level(level, [&]<class P>() {
-    Trace trace("mldsa sign", n);
-    Io k = in(sk, n * P::SK_BYTES), u = in(mu, n * 64), r = in(rnd, n * 32), s = out(sig, n * P::SIG_BYTES), o = out(ok, n);
-    trace.mark("alloc+upload");
-    mldsa_sign_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, k.dev.data(), u.dev.data(), r.dev.data(), s.dev.data(),
-                                                       o.dev.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("sign");
-    finish();
-    fetch(s);
-    fetch(o);
-    trace.mark("download");
-  });
-}
-
-void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
-  with_level(level, [&]<class P>() {
-    Trace trace("mldsa verify", n);
-    Io p = in(pk, n * P::PK_BYTES), u = in(mu, n * 64), s = in(sig, n * P::SIG_BYTES), o = out(ok, n);
-    DeviceBuffer<uint8_t> cball(n * N), hint_ok(n), core_ok(n), w1(n * P::K * 32 * P::W1_BITS);
-    trace.mark("alloc+upload");
-    constexpr unsigned T = 128;
-    const unsigned item_blocks = unsigned((n + T - 1) / T);
-    verify_prepare_kernel<P><<<item_blocks, T>>>(n, s.dev.data(), reinterpret_cast<int8_t*>(cball.data()),
-                                                 hint_ok.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("prepare");
-    verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS>>>(
-        n, p.dev.data(), s.dev.data(), reinterpret_cast<const int8_t*>(cball.data()), hint_ok.data(), w1.data(),
-        core_ok.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("core");
-    verify_finish_kernel<P><<<item_blocks, T>>>(n, u.dev.data(), s.dev.data(), w1.data(), core_ok.data(), o.dev.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("finish");
-    finish();
-    fetch(o);
-    trace.mark("download");
+    const size_t chunk = std::clamp(todo.size() / (2 * VERIFY_SLOTS), VERIFY_MIN_CHUNK, VERIFY_MAX_CHUNK);
+    size_t pos = 0;
+    try {
+      for (int c = 0; pos < todo.size(); ++c) {
+        VerifySlot& s = slots[size_t(c % VERIFY_SLOTS)];
+        s.finish(ok);
+        VerifyLayout lay{P::PK_BYTES, P::SIG_BYTES};
+        size_t end = pos;
+        while (end < todo.size() && end - pos < chunk) {
+          const size_t b = blob_bytes(items[todo[end]]);
+          if (end > pos && lay.blob + b > VERIFY_MAX_BLOB) break;
+          lay.blob += b;
+          ++end;
+        }
+        lay.n = end - pos;
+        s.index.assign(todo.begin() + ptrdiff_t(pos), todo.begin() + ptrdiff_t(end));
+        s.ensure(lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes());
+        s.trace = std::make_unique<Trace>("mldsa verify chunk", lay.n, s.stream);
+        pack_verify_chunk<P>(s.host_in.data(), items, s.index, lay);
+        s.trace->mark("pack");
+        s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
+        s.trace->mark("upload");
+        launch_verify_chunk<P>(s, lay);
+        s.dev_out.download(s.host_out.data(), lay.n, s.stream);
+        s.trace->mark("download");
+        s.busy = true;
+        pos = end;
+      }
+      for (VerifySlot& s : slots) s.finish(ok);
+    } catch (...) {
+      for (VerifySlot& s : slots) {  // leave no work in flight on buffers the next call reuses
+        cudaStreamSynchronize(s.stream);
+        s.trace.reset();
+        s.busy = false;
+      }
+      throw;
+    }
   });
 }
 

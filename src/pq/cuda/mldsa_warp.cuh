@@ -5,7 +5,8 @@
 // are the CPU's bit for bit; only the order of the independent steps differs.
 #pragma once
 #include "core/keccak/keccak.hpp"
-#include "core/mldsa/poly.hpp"
+#include "core/mldsa/params.hpp"
+#include "zkgpu/status.hpp"
 
 namespace zkgpu::cuda::mldsa_warp {
 
@@ -77,6 +78,15 @@ __device__ __forceinline__ void rej_ntt_poly(const uint8_t* rho, uint8_t s, uint
       }
     }
   }
+}
+
+// Calls f.template operator()<P>() for the parameter set of an ML-DSA level (44, 65, 87).
+template <class F>
+void with_level(int level, F&& f) {
+  if (level == 44) return f.template operator()<mldsa::P44>();
+  if (level == 65) return f.template operator()<mldsa::P65>();
+  if (level == 87) return f.template operator()<mldsa::P87>();
+  throw_invalid("ML-DSA level must be 44, 65 or 87");
 }
 
 }  // namespace zkgpu::cuda::mldsa_warp
