@@ -1,8 +1,8 @@
-// The host SIMD paths of ML-KEM (src/pq/cpu): every version of the four-way Keccak against the
-// scalar permutation and sponge, the AVX2 NTT / inverse NTT / base products against the portable
-// functions (bit for bit, on random int16 inputs in each function's documented range), and whole
-// KeyGen / Encaps / Decaps with the host Ops against mlkem::PortableOps at every SIMD level, and
-// the same for ML-DSA KeyGen / Sign / Verify with the host samplers.
+// The host SIMD paths of ML-KEM and ML-DSA (src/pq/cpu): every version of the four-way Keccak
+// against the scalar permutation and sponge; the AVX2 rejection step, NTT, inverse NTT and base
+// (pointwise) products of both schemes against the portable functions, bit for bit, on random
+// inputs in each function's documented range; and whole KeyGen / Encaps / Decaps and KeyGen /
+// Sign / Verify with the host Ops against the PortableOps, at every SIMD level this CPU has.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "core/mlkem/kem.hpp"
 #include "pq/cpu/keccak_x4.hpp"
 #include "pq/cpu/mldsa_cpu.hpp"
+#include "pq/cpu/mldsa_simd.hpp"
 #include "pq/cpu/mlkem_cpu.hpp"
 #include "pq/cpu/mlkem_simd.hpp"
 #include "support/test_support.hpp"
@@ -129,6 +130,36 @@ TEST(PqCpuSimd, MlKemNttAvx2EqualsPortable) {
     mlkem::basemul_acc(a, x, y);
     pq::cpu::mlkem_basemul_acc_avx2(b, x, y);
     ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "basemul_acc, trial " << trial;
+  }
+}
+
+TEST(PqCpuSimd, MlDsaNttAvx2EqualsPortable) {
+  if (simd_level() < SimdLevel::Avx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  Rng rng(67);
+  auto rand_poly = [&] {  // coefficients in (-q, q), the range the algorithms feed in
+    mldsa::Poly p;
+    for (auto& c : p.c) c = int32_t(rng.u32() % uint32_t(2 * mldsa::Q - 1)) - (mldsa::Q - 1);
+    return p;
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    mldsa::Poly a = rand_poly(), b = a;
+    mldsa::ntt(a);
+    pq::cpu::mldsa_ntt_avx2(b);
+    ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "ntt, trial " << trial;
+    a = rand_poly();
+    b = a;
+    mldsa::invntt_tomont(a);
+    pq::cpu::mldsa_invntt_tomont_avx2(b);
+    ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "invntt, trial " << trial;
+    const mldsa::Poly x = rand_poly(), y = rand_poly();
+    mldsa::poly_pointwise(a, x, y);
+    pq::cpu::mldsa_pointwise_avx2(b, x, y);
+    ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "pointwise, trial " << trial;
+    a = rand_poly();
+    b = a;
+    mldsa::poly_pointwise_acc(a, x, y);
+    pq::cpu::mldsa_pointwise_acc_avx2(b, x, y);
+    ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "pointwise_acc, trial " << trial;
   }
 }
 

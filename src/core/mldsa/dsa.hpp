@@ -2,9 +2,10 @@
 // message representative mu, and mu itself for pure ML-DSA with a context (Algorithms 2-3).
 // Header-only and allocation-free (one item per call), so CUDA kernels can call it per batch item.
 // Each algorithm also has a *_with form that takes its samplers (ExpandA entries, ExpandS and
-// ExpandMask polynomials) from an Ops object: PortableOps below is the one the plain forms and the
-// CUDA kernels use; the host backend passes one that runs four SHAKE streams at once
-// (src/pq/cpu/mldsa_cpu.hpp). The algorithm, and so every output byte, is the same for both.
+// ExpandMask polynomials), NTTs and pointwise products from an Ops object: PortableOps below is
+// the one the plain forms and the CUDA kernels use; the host backend passes one that runs four
+// SHAKE streams at once and uses AVX2 (src/pq/cpu/mldsa_cpu.hpp). The algorithm, and so every
+// output byte, is the same for both.
 #pragma once
 #include "core/keccak/keccak.hpp"
 #include "core/mldsa/pack.hpp"
@@ -32,7 +33,7 @@ ZKGPU_HD void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t* ct
   h.squeeze(mu, 64);
 }
 
-// The portable samplers: each polynomial is sampled where it is used. The prepare_* calls announce
+// The portable samplers and ring operations: each polynomial is sampled where it is used. The prepare_* calls announce
 // what will be asked for, so an Ops that samples several streams at once can do so; here they do
 // nothing.
 struct PortableOps {
@@ -47,6 +48,10 @@ struct PortableOps {
   ZKGPU_HD void mask(Poly& y, const uint8_t* rhopp, int kappa, int gamma1_bits) {
     sample_mask(y, rhopp, uint16_t(kappa), gamma1_bits);
   }
+  ZKGPU_HD void ntt(Poly& p) { mldsa::ntt(p); }
+  ZKGPU_HD void invntt_tomont(Poly& p) { mldsa::invntt_tomont(p); }
+  ZKGPU_HD void pointwise(Poly& r, const Poly& a, const Poly& b) { poly_pointwise(r, a, b); }
+  ZKGPU_HD void pointwise_acc(Poly& r, const Poly& a, const Poly& b) { poly_pointwise_acc(r, a, b); }
 };
 
 template <class P>
@@ -80,17 +85,17 @@ ZKGPU_HD void keygen_with(Ops& ops, uint8_t* pk, uint8_t* sk, const uint8_t xi[3
   for (int i = 0; i < P::L; ++i) {
     ops.eta(s1h[i], rhop, i, P::ETA);
     pack_bits(sk + SK::S1 + i * P::ETA_BYTES, s1h[i], P::ETA_BITS, P::ETA);
-    ntt(s1h[i]);
+    ops.ntt(s1h[i]);
   }
   for (int i = 0; i < P::K; ++i) {
     Poly t, a, s2;
     poly_zero(t);
     for (int j = 0; j < P::L; ++j) {
       ops.matrix(a, rho, j, i);
-      poly_pointwise_acc(t, a, s1h[j]);
+      ops.pointwise_acc(t, a, s1h[j]);
     }
     poly_reduce(t);
-    invntt_tomont(t);
+    ops.invntt_tomont(t);
     ops.eta(s2, rhop, P::L + i, P::ETA);
     pack_bits(sk + SK::S2 + i * P::ETA_BYTES, s2, P::ETA_BITS, P::ETA);
     poly_add(t, s2);
@@ -136,14 +141,14 @@ ZKGPU_HD bool sign_mu_with(Ops& ops, uint8_t* sig, const uint8_t* sk, const uint
   for (int i = 0; i < P::L; ++i) {
     unpack_bits(s1h[i], sk + SK::S1 + i * P::ETA_BYTES, P::ETA_BITS, P::ETA);
     for (int n = 0; n < N; ++n) bad_key |= uint32_t(s1h[i].c[n] + P::ETA) >> 31;
-    ntt(s1h[i]);
+    ops.ntt(s1h[i]);
   }
   for (int i = 0; i < P::K; ++i) {
     unpack_bits(s2h[i], sk + SK::S2 + i * P::ETA_BYTES, P::ETA_BITS, P::ETA);
     for (int n = 0; n < N; ++n) bad_key |= uint32_t(s2h[i].c[n] + P::ETA) >> 31;
-    ntt(s2h[i]);
+    ops.ntt(s2h[i]);
     unpack_bits(t0h[i], sk + SK::T0 + i * P::T0_BYTES, D, 1 << (D - 1));
-    ntt(t0h[i]);
+    ops.ntt(t0h[i]);
   }
   if (pq::ct_declassify_value(bad_key)) return false;  // reveals only that the key is malformed
 
@@ -165,7 +170,7 @@ ZKGPU_HD bool sign_mu_with(Ops& ops, uint8_t* sig, const uint8_t* sk, const uint
     for (int i = 0; i < P::L; ++i) {
       ops.mask(y[i], rhopp, kappa + i, P::GAMMA1_BITS);
       yh[i] = y[i];
-      ntt(yh[i]);
+      ops.ntt(yh[i]);
     }
     uint8_t ctilde[P::CTILDE_BYTES];
     {
@@ -174,9 +179,9 @@ ZKGPU_HD bool sign_mu_with(Ops& ops, uint8_t* sig, const uint8_t* sk, const uint
       for (int i = 0; i < P::K; ++i) {
         Poly w;
         poly_zero(w);
-        for (int j = 0; j < P::L; ++j) poly_pointwise_acc(w, A[i][j], yh[j]);
+        for (int j = 0; j < P::L; ++j) ops.pointwise_acc(w, A[i][j], yh[j]);
         poly_reduce(w);
-        invntt_tomont(w);
+        ops.invntt_tomont(w);
         poly_caddq(w);
         for (int n = 0; n < N; ++n) w1[i].c[n] = decompose<P::GAMMA2>(w0[i].c[n], w.c[n]);
         uint8_t packed[32 * 6];
@@ -190,13 +195,13 @@ ZKGPU_HD bool sign_mu_with(Ops& ops, uint8_t* sig, const uint8_t* sk, const uint
     pq::ct_declassify(ctilde, sizeof ctilde);
     Poly c;
     sample_in_ball(c, ctilde, P::CTILDE_BYTES, P::TAU);
-    ntt(c);
+    ops.ntt(c);
 
     uint32_t reject = 0;
     Poly z[P::L];
     for (int i = 0; i < P::L; ++i) {
-      poly_pointwise(z[i], c, s1h[i]);
-      invntt_tomont(z[i]);
+      ops.pointwise(z[i], c, s1h[i]);
+      ops.invntt_tomont(z[i]);
       poly_add(z[i], y[i]);
       poly_reduce(z[i]);
       reject |= poly_norm_exceeds(z[i], P::GAMMA1 - P::BETA);
@@ -205,13 +210,13 @@ ZKGPU_HD bool sign_mu_with(Ops& ops, uint8_t* sig, const uint8_t* sk, const uint
     uint32_t hints = 0;
     for (int i = 0; i < P::K; ++i) {
       Poly t;
-      poly_pointwise(t, c, s2h[i]);
-      invntt_tomont(t);
+      ops.pointwise(t, c, s2h[i]);
+      ops.invntt_tomont(t);
       poly_sub(w0[i], t);  // r0 = LowBits(w - c*s2)
       poly_reduce(w0[i]);
       reject |= poly_norm_exceeds(w0[i], P::GAMMA2 - P::BETA);
-      poly_pointwise(t, c, t0h[i]);
-      invntt_tomont(t);
+      ops.pointwise(t, c, t0h[i]);
+      ops.invntt_tomont(t);
       poly_reduce(t);
       reject |= poly_norm_exceeds(t, P::GAMMA2);
       for (int n = 0; n < N; ++n) {
@@ -269,8 +274,8 @@ ZKGPU_HD bool verify_mu_with(Ops& ops, const uint8_t* pk, const uint8_t mu[64], 
   if (!unpack_hint<P>(h, zb + P::L * P::Z_BYTES)) return false;
   Poly c;
   sample_in_ball(c, ctilde, P::CTILDE_BYTES, P::TAU);
-  ntt(c);
-  for (int i = 0; i < P::L; ++i) ntt(z[i]);
+  ops.ntt(c);
+  for (int i = 0; i < P::L; ++i) ops.ntt(z[i]);
   ops.prepare_matrix(pk, P::K, P::L);
   keccak::Sponge hc = keccak::shake256();
   hc.absorb(mu, 64);
@@ -279,15 +284,15 @@ ZKGPU_HD bool verify_mu_with(Ops& ops, const uint8_t* pk, const uint8_t mu[64], 
     poly_zero(w);
     for (int j = 0; j < P::L; ++j) {
       ops.matrix(a, pk, j, i);
-      poly_pointwise_acc(w, a, z[j]);
+      ops.pointwise_acc(w, a, z[j]);
     }
     unpack_simple(t1, pk + 32 + i * P::T1_BYTES, 10);
     poly_shiftl(t1);
-    ntt(t1);
-    poly_pointwise(a, c, t1);
+    ops.ntt(t1);
+    ops.pointwise(a, c, t1);
     poly_sub(w, a);
     poly_reduce(w);
-    invntt_tomont(w);
+    ops.invntt_tomont(w);
     poly_caddq(w);
     for (int n = 0; n < N; ++n) w.c[n] = use_hint<P::GAMMA2>(w.c[n], uint32_t(h[i].c[n]));
     uint8_t packed[32 * 6];

@@ -5,10 +5,23 @@
 #include <cstring>
 
 #include "pq/cpu/keccak_x4.hpp"
+#include "pq/cpu/mldsa_simd.hpp"
+#include "zkgpu/backend.hpp"
 
 namespace zkgpu::pq::cpu {
 
 using mldsa::N;
+
+MlDsaOps::MlDsaOps() : avx2_(simd_level() >= SimdLevel::Avx2) {}
+
+void MlDsaOps::ntt(mldsa::Poly& p) const { avx2_ ? mldsa_ntt_avx2(p) : mldsa::ntt(p); }
+void MlDsaOps::invntt_tomont(mldsa::Poly& p) const { avx2_ ? mldsa_invntt_tomont_avx2(p) : mldsa::invntt_tomont(p); }
+void MlDsaOps::pointwise(mldsa::Poly& r, const mldsa::Poly& x, const mldsa::Poly& z) const {
+  avx2_ ? mldsa_pointwise_avx2(r, x, z) : mldsa::poly_pointwise(r, x, z);
+}
+void MlDsaOps::pointwise_acc(mldsa::Poly& r, const mldsa::Poly& x, const mldsa::Poly& z) const {
+  avx2_ ? mldsa_pointwise_acc_avx2(r, x, z) : mldsa::poly_pointwise_acc(r, x, z);
+}
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #include "pq/cpu/mlkem_simd.hpp"
+#include "pq/cpu/regroup_avx2.hpp"
 
 namespace zkgpu::pq::cpu {
 
@@ -39,22 +40,6 @@ inline V barrett(V a) {
   return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, set1(mlkem::Q)));
 }
 
-// Regrouping of two consecutive registers (32 coefficients) for the butterflies of distance len
-// (8, 4 or 2): afterwards every lane of a is the partner j of the lane of b holding j + len. The
-// regrouping is its own inverse: regroup(a, b) gives back the two registers.
-inline void regroup(V v0, V v1, int len, V& a, V& b) {
-  if (len == 8) {
-    a = _mm256_permute2x128_si256(v0, v1, 0x20);
-    b = _mm256_permute2x128_si256(v0, v1, 0x31);
-  } else if (len == 4) {
-    a = _mm256_unpacklo_epi64(v0, v1);
-    b = _mm256_unpackhi_epi64(v0, v1);
-  } else {  // 2: 32-bit pairs
-    a = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xAA);
-    b = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xAA);
-  }
-}
-
 // Per-lane twiddles of the in-register layers: for layer len (8, 4, 2; index 0, 1, 2) and register
 // pair m, the zeta of each lane of `a` after regroup(), for the forward (zeta index 128/len + block)
 // and inverse (2 * 128/len - 1 - block) transforms, with their products by q^-1. Built by running
@@ -72,7 +57,7 @@ struct LaneZetas {
           i1[t] = int16_t(32 * m + 16 + t);
         }
         V a, b;
-        regroup(load(i0), load(i1), lens[l], a, b);
+        regroup(load(i0), load(i1), 2 * lens[l], a, b);
         store(ia, a);
         const int blocks = 128 / lens[l];
         for (int t = 0; t < 16; ++t) {
@@ -124,11 +109,11 @@ void mlkem_ntt_avx2(Poly& p) {
   for (int l = 0; l < 3; ++l)
     for (int m = 0; m < 8; ++m) {
       V a, b;
-      regroup(r[2 * m], r[2 * m + 1], lens[l], a, b);
+      regroup(r[2 * m], r[2 * m + 1], 2 * lens[l], a, b);
       const V t = fqmul(b, load(lz.fwd[l][m]), load(lz.fwd_qinv[l][m]));
       b = _mm256_sub_epi16(a, t);
       a = _mm256_add_epi16(a, t);
-      regroup(a, b, lens[l], r[2 * m], r[2 * m + 1]);
+      regroup(a, b, 2 * lens[l], r[2 * m], r[2 * m + 1]);
     }
   for (int i = 0; i < 16; ++i) store(p.c + 16 * i, barrett(r[i]));
 }
@@ -142,11 +127,11 @@ void mlkem_invntt_tomont_avx2(Poly& p) {
   for (int l = 0; l < 3; ++l)
     for (int m = 0; m < 8; ++m) {
       V a, b;
-      regroup(r[2 * m], r[2 * m + 1], lens[l], a, b);
+      regroup(r[2 * m], r[2 * m + 1], 2 * lens[l], a, b);
       const V t = a;
       a = barrett(_mm256_add_epi16(t, b));
       b = fqmul(_mm256_sub_epi16(b, t), load(lz.inv[idx[l]][m]), load(lz.inv_qinv[idx[l]][m]));
-      regroup(a, b, lens[l], r[2 * m], r[2 * m + 1]);
+      regroup(a, b, 2 * lens[l], r[2 * m], r[2 * m + 1]);
     }
   for (int len = 16; len <= 128; len <<= 1) {
     const int step = len / 16, blocks = 128 / len;
