@@ -14,7 +14,9 @@ struct MlKemOps {
   mlkem::Poly e[9];     // e[nonce] = CBD(PRF(seed, nonce)), up to 2k + 1 of them
 
   void prepare_matrix(const uint8_t* rho, int k);
-  const mlkem::Poly& matrix(mlkem::Poly& /*scratch*/, const uint8_t* /*rho*/, int b0, int b1) const { return a[b0][b1]; }
+  const mlkem::Poly& matrix(mlkem::Poly& /*scratch*/, const uint8_t* /*rho*/, int b0, int b1) const {
+    return a[b0][b1];
+  }
   void prepare_noise(const uint8_t* seed, int count, int n_a, int eta_a, int eta_b);
   void noise(mlkem::Poly& r, const uint8_t* /*seed*/, int nonce, int /*eta*/) const { r = e[nonce]; }
   void ntt(mlkem::Poly& p) const;
