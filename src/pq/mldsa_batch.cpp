@@ -117,7 +117,8 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
       for (size_t i = 0; i < n; ++i) {
         pq::cpu::MlDsaOps ops;
         if (ok[i])
-          ok[i] = mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
+          ok[i] = mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64],
+                                         &rnds[i * 32]);
       }
     }
     for (size_t i = 0; i < n; ++i) {

@@ -33,9 +33,9 @@ ZKGPU_HD void compute_mu(uint8_t mu[64], const uint8_t tr[64], const uint8_t* ct
   h.squeeze(mu, 64);
 }
 
-// The portable samplers and ring operations: each polynomial is sampled where it is used. The prepare_* calls announce
-// what will be asked for, so an Ops that samples several streams at once can do so; here they do
-// nothing.
+// The portable samplers and ring operations: each polynomial is sampled where it is used. The
+// prepare_* calls announce what will be asked for, so an Ops that samples several streams at once
+// can do so; here they do nothing.
 struct PortableOps {
   ZKGPU_HD void prepare_matrix(const uint8_t* /*rho*/, int /*k*/, int /*l*/) {}
   // out = RejNTTPoly(rho || s || r) = A[r][s].

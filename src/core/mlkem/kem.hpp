@@ -4,8 +4,8 @@
 // sampled one entry at a time where it is used, so no k*k polynomials are ever held.
 // Each algorithm also has a *_with form that takes its building blocks (matrix entries, noise,
 // NTTs, base products) from an Ops object: PortableOps below is the one the plain forms and the
-// CUDA kernels use; the host backend passes a SIMD set (src/pq/cpu/mlkem_cpu.hpp) that samples four
-// SHAKE streams at once. The algorithm, and so every output byte, is the same for both.
+// CUDA kernels use; the host backend passes a SIMD set (src/pq/cpu/mlkem_cpu.hpp) that samples
+// four SHAKE streams at once. The algorithm, and so every output byte, is the same for both.
 #pragma once
 #include "core/keccak/keccak.hpp"
 #include "core/mlkem/encode.hpp"

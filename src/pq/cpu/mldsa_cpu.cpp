@@ -35,7 +35,11 @@ void sample_x4(int count, unsigned rate, size_t len, size_t first_blocks, SeedOf
     uint8_t in[4][72];
     mldsa::Poly* out[4];
     mldsa::Poly spare;
-    for (int j = 0; j < 4; ++j) out[j] = first + j < count ? seed_of(first + j, in[j]) : (seed_of(count - 1, in[j]), &spare);
+    for (int j = 0; j < 4; ++j) {
+      const bool used = first + j < count;
+      mldsa::Poly* p = seed_of(used ? first + j : count - 1, in[j]);
+      out[j] = used ? p : &spare;
+    }
     const uint8_t* const ins[4] = {in[0], in[1], in[2], in[3]};
     ShakeX4 xof(rate, ins, len);
     alignas(32) uint8_t buf[4][5 * keccak::SHAKE128_RATE];  // room for five blocks of either rate

@@ -186,6 +186,7 @@ const CompressTable& compress_table() {
   static const CompressTable t;
   return t;
 }
+inline __m128i load128(const uint8_t* p) { return _mm_load_si128(reinterpret_cast<const __m128i*>(p)); }
 }  // namespace
 
 // 24 bytes (eight triples) give 16 candidates: each 128-bit half expands six bytes per four
@@ -205,10 +206,10 @@ int mlkem_rej_uniform_avx2(int16_t* out, int n, const uint8_t* buf, unsigned len
     const V ok = _mm256_cmpgt_epi16(q, v);
     const uint32_t m = uint32_t(_mm256_movemask_epi8(_mm256_packs_epi16(ok, _mm256_setzero_si256())));
     const uint32_t m0 = m & 0xFF, m1 = (m >> 16) & 0xFF;
-    const __m128i w0 = _mm_shuffle_epi8(_mm256_castsi256_si128(v), _mm_load_si128(reinterpret_cast<const __m128i*>(ct.idx[m0])));
+    const __m128i w0 = _mm_shuffle_epi8(_mm256_castsi256_si128(v), load128(ct.idx[m0]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n), w0);
     n += __builtin_popcount(m0);
-    const __m128i w1 = _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1), _mm_load_si128(reinterpret_cast<const __m128i*>(ct.idx[m1])));
+    const __m128i w1 = _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1), load128(ct.idx[m1]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n), w1);
     n += __builtin_popcount(m1);
   }

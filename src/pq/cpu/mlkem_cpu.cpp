@@ -27,7 +27,6 @@ int MlKemOps::rej_uniform(mlkem::Poly& p, int n, const uint8_t* buf, unsigned le
 }
 
 void MlKemOps::prepare_matrix(const uint8_t* rho, int k) {
-  if (keep_matrix && have_matrix && matrix_k == k && std::memcmp(matrix_rho, rho, 32) == 0) return;  // rho is public
   const int count = k * k;
   for (int first = 0; first < count; first += 4) {
     uint8_t in[4][34];
@@ -63,9 +62,6 @@ void MlKemOps::prepare_matrix(const uint8_t* rho, int k) {
     }
     for (int j = 0; j < 4; ++j) *out[j] = got[j].p;
   }
-  have_matrix = true;
-  matrix_k = k;
-  std::memcpy(matrix_rho, rho, 32);
 }
 
 void MlKemOps::prepare_noise(const uint8_t* seed, int count, int n_a, int eta_a, int eta_b) {
