@@ -159,6 +159,28 @@ TEST(Bls12377MsmGpu, DeviceResidentInputs) {
   EXPECT_EQ(got, expected_msm(in.dlogs, in.scalars));
 }
 
+// Resident bases get a window table (2^(c*j) * P per window, one shared bucket set); the same
+// bases with another window take the per-window buckets. Both must match the CPU, at sizes that
+// are not powers of two and with a partial last batch of the table kernel.
+TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(48);
+  for (size_t n : {size_t{1}, size_t{77}, size_t{4099}, (size_t{1} << 15) + 1}) {
+    Input in = random_input(n, rng);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+    ASSERT_EQ(t, bls12_377::cuda::table_window_bits(n)) << "n = " << n;  // small tables always fit
+    G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expect) << "table, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t)), expect) << "table by its window, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
+    std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
+    EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+  }
+}
+
 TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(45);

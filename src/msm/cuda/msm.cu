@@ -1,10 +1,11 @@
 // GPU Pippenger for BLS12-377 (docs/msm.md): signed digits -> radix sort of (bucket, point) pairs
 // -> bucket sums by fixed chunks of the sorted entries (one thread each, every thread the same
 // number of additions, so skewed scalars stay load-balanced), repeated on the partial sums of the
-// buckets that cross chunks until none is left -> per-window bucket reduction by partitioned running sums
-// -> a pairwise tree per window. The W window sums (W ~ 16 points) are combined on the host:
-// Horner's c doublings per window are a serial chain, which one CPU core runs faster than one GPU
-// thread.
+// buckets that cross chunks until none is left -> bucket reduction by partitioned running sums ->
+// a pairwise tree. Resident bases with a window table (2^(c*j) * P per window) use one bucket set
+// for all windows; otherwise each window has its own, and the W window sums are combined on the
+// host (Horner's c doublings per window are a serial chain, which one CPU core runs faster than
+// one GPU thread).
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "core/bls12_377/signed_digits.hpp"
@@ -26,6 +28,11 @@ namespace detail {
 struct DeviceBases {
   ::zkgpu::cuda::DeviceBuffer<TePrecomputed> points;
   size_t n = 0;
+  // Window copies for repeated MSMs: table[j*n + i] = 2^(table_c*j) * points[i] for j < table_windows
+  // (j = 0 is `points` itself), so every window adds into one shared bucket set (docs/msm.md).
+  // table_windows = 0 when they did not fit in device memory.
+  ::zkgpu::cuda::DeviceBuffer<TePrecomputed> table;
+  unsigned table_c = 0, table_windows = 0;
 };
 }  // namespace detail
 
@@ -34,22 +41,28 @@ namespace rt = ::zkgpu::cuda;
 
 namespace {
 
-constexpr uint32_t MAX_CHUNK = 32;   // entries summed by one thread (fewer when that leaves the GPU idle)
-constexpr uint32_t FILL_THREADS = 1u << 18;  // about two waves of threads on an H200
-constexpr uint32_t PART = 64;        // buckets per thread in the window reduction
+// Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
+// partial sums for the next level: about two per chunk when buckets span several chunks.
+constexpr uint32_t MAX_CHUNK = 64;
+constexpr uint32_t FILL_THREADS = 1u << 18;  // about five waves of bucket-sum threads on an H200
+constexpr uint32_t PART = 64;        // most buckets per thread in the window reduction
+constexpr size_t REDUCE_THREADS = size_t{1} << 16;
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
 // The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
 // (8 warps) would cut to 8.
 constexpr unsigned SUM_BLOCK = 128;
 
-// Points [first, first + count) of n; keys/vals are window-major (index w*n + i).
+// Points [first, first + count) of n; keys/vals are window-major (index w*n + i). Per window
+// buckets (shared = false): key = (w, |d| - 1), value = base index i. One shared bucket set over the
+// window table (shared = true): key = |d| - 1, value = table index w*n + i. Zero digits get the
+// sentinel key, which sorts last.
 __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
-                              unsigned windows, uint32_t* keys, uint32_t* vals) {
+                              unsigned windows, bool shared, uint32_t* keys, uint32_t* vals) {
   uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= first + count) return;
   const Scalar s = scalars[i];
-  const uint32_t sentinel = static_cast<uint32_t>(windows) << (c - 1);  // zero digits sort last
+  const uint32_t sentinel = static_cast<uint32_t>(shared ? 1 : windows) << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < windows; ++w) {
     int32_t d = next_signed_digit(s, w, c, carry);
@@ -59,9 +72,39 @@ __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t co
       vals[o] = 0;
     } else {
       uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
-      keys[o] = (static_cast<uint32_t>(w) << (c - 1)) | (mag - 1);
-      vals[o] = i | (d < 0 ? NEG_BIT : 0u);
+      keys[o] = shared ? mag - 1 : (static_cast<uint32_t>(w) << (c - 1)) | (mag - 1);
+      vals[o] = static_cast<uint32_t>(shared ? o : i) | (d < 0 ? NEG_BIT : 0u);
     }
+  }
+}
+
+// Window table step: next[i] = 2^c * prev[i] for TABLE_BATCH consecutive points per thread, with
+// one inversion per batch to bring the results back to the stored affine form. The projective
+// (X, Y, Z) of each result waits in its output slot between the two passes (TePrecomputed has room
+// for three coordinates), so the doublings run once.
+constexpr uint32_t TABLE_BATCH = 16;
+__global__ void window_table_kernel(const TePrecomputed* prev, TePrecomputed* next, uint32_t n, unsigned c,
+                                    Fp half) {
+  const uint32_t first = (blockIdx.x * blockDim.x + threadIdx.x) * TABLE_BATCH;
+  if (first >= n) return;
+  const uint32_t count = n - first < TABLE_BATCH ? n - first : TABLE_BATCH;
+  Fp prefix[TABLE_BATCH];
+  Fp acc = Fp::one();
+  for (uint32_t b = 0; b < count; ++b) {
+    const TePrecomputed p = prev[first + b];
+    const Fp x = (p.ypx - p.ymx) * half, y = (p.ypx + p.ymx) * half;  // stored (y - x, y + x)
+    TeExtended q{x, y, Fp::one(), x * y};
+    for (unsigned k = 0; k < c; ++k) q = te_double(q);
+    next[first + b] = TePrecomputed{q.x, q.y, q.z};
+    prefix[b] = acc;
+    acc *= q.z;  // never zero: the doubling formulas are complete on G1
+  }
+  Fp inv = acc.inverse();
+  for (uint32_t b = count; b-- > 0;) {
+    const TePrecomputed q = next[first + b];
+    const Fp zi = inv * prefix[b];
+    inv *= q.kt;  // the slot's third word holds Z
+    next[first + b] = te_precompute(q.ymx * zi, q.ypx * zi);
   }
 }
 
@@ -98,8 +141,8 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
 
 // Level 0 (BASES): entries are signed base indices, added with the 7M mixed adder. Later levels:
 // entries are the partial sums of the level before. pos[t] is where chunk t's partials go.
-template <bool BASES>
-__global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
+template <bool BASES, int MIN_BLOCKS>
+__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
                                   const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
                                   TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -173,8 +216,8 @@ __global__ void window_parts_kernel(const TeExtended* buckets, uint32_t buckets_
     run = te_add(run, b[j]);
     acc = te_add(acc, run);
   }
-  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add
-  for (int bit = 31; bit >= 0; --bit) {
+  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add from lo's top bit
+  for (int bit = lo ? 31 - __clz(lo) : -1; bit >= 0; --bit) {
     scaled = te_double(scaled);
     if ((lo >> bit) & 1) scaled = te_add(scaled, run);
   }
@@ -230,6 +273,17 @@ void poison_fill(rt::DeviceBuffer<T>& b, cudaStream_t s) {
 void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
+
+// Level-0 bucket sums capped at 128 registers (16 warps per SM, about 90 bytes of spills) instead
+// of 168 (12 warps): ZKGPU_MSM_SUM_REGS=128 picks the capped build while the two are compared on
+// the H200 (docs/msm.md).
+bool capped_sum_registers() {
+  static const bool capped = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SUM_REGS");
+    return e && std::string(e) == "128";
+  }();
+  return capped;
+}
 
 // Entries per chunk for L sorted entries: MAX_CHUNK, or fewer (down to 4) when that many chunks
 // would leave the GPU without enough threads.
@@ -298,7 +352,7 @@ void staged_upload(Workspace& ws, T* dst, const T* host, size_t count, size_t ch
 
 // Uploads n scalars from pageable host memory into ws.scalars chunk by chunk and computes the
 // digits of each chunk as it lands.
-void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W,
+void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W, bool shared,
                                cudaStream_t stream) {
   grow(ws.scalars, n);
   if (ws.poison) poison_fill(ws.scalars, stream);
@@ -306,7 +360,7 @@ void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, un
                 [&](size_t first, size_t count, cudaEvent_t landed) {
                   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, landed, 0));
                   digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(
-                      ws.scalars.data(), static_cast<uint32_t>(first), static_cast<uint32_t>(count), n, c, W,
+                      ws.scalars.data(), static_cast<uint32_t>(first), static_cast<uint32_t>(count), n, c, W, shared,
                       ws.keys[0].data(), ws.vals[0].data());
                   ZKGPU_CUDA_CHECK_LAUNCH();
                 });
@@ -354,22 +408,28 @@ class PhaseTimer {
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded while the
 // GPU sorts, and converted on the device into ws.points (see check_bases).
-TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1Affine* host_points,
-                         const Scalar* d_scalars, const Scalar* host_scalars, uint32_t n, unsigned c,
-                         cudaStream_t stream) {
+TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned table_windows,
+                         const G1Affine* host_points, const Scalar* d_scalars, const Scalar* host_scalars, uint32_t n,
+                         unsigned c, cudaStream_t stream) {
   const unsigned W = msm_window_count(c);
+  const bool shared = table_windows != 0;  // d_points is a window table: one bucket set for all windows
+  if (shared && table_windows != W) throw_invalid("MSM window table built for another window size");
+  const unsigned BW = shared ? 1 : W;  // bucket sets
   const uint32_t buckets_per_window = 1u << (c - 1);
-  const uint32_t sentinel = W << (c - 1);
+  const uint32_t sentinel = BW << (c - 1);
   const size_t entries = static_cast<size_t>(W) * n;
   if (entries >= (size_t{1} << 31)) throw_invalid("MSM too large for 32-bit entry indices; use a wider window");
 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
-  const size_t nbuckets = size_t{W} * buckets_per_window;
+  const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
-  const uint32_t len = std::min(PART, buckets_per_window);
+  // Buckets per thread in the window reduction: each thread is one serial chain, so take fewer
+  // buckets per thread (down to 4) until about 64k threads run.
+  uint32_t len = std::min(PART, buckets_per_window);
+  while (len > 4 && size_t{BW} * buckets_per_window / len < REDUCE_THREADS) len /= 2;
   const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) + size_t{W} * parts_per_window * 2 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) + size_t{BW} * parts_per_window * 2 * sizeof(TeExtended);
   size_t have = 0;
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos}) have += b->size() * 4;
   for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets}) have += b->size() * sizeof(TeExtended);
@@ -380,7 +440,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
     grow(ws.vals[k], entries);  // the sort's spare value buffer later holds the per-chunk counts
     grow(ws.part_keys[k], max_parts);
     grow(ws.sums[k], max_parts);
-    grow(ws.parts[k], size_t{W} * parts_per_window);
+    grow(ws.parts[k], size_t{BW} * parts_per_window);
   }
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
@@ -395,9 +455,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   // 1. digits, 2. sort by bucket key.
   PhaseTimer phases(stream);
   if (host_scalars) {
-    upload_scalars_and_digits(ws, host_scalars, n, c, W, stream);
+    upload_scalars_and_digits(ws, host_scalars, n, c, W, shared, stream);
   } else {
-    digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, n, c, W, ws.keys[0].data(), ws.vals[0].data());
+    digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, n, c, W, shared, ws.keys[0].data(),
+                                                       ws.vals[0].data());
     ZKGPU_CUDA_CHECK_LAUNCH();
   }
   cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
@@ -452,12 +513,16 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&last[1], counts + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
-    if (level == 0) {
-      chunk_sums_kernel<true><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
-          cur_keys, vals, d_points, nullptr, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
+    const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
+    if (level == 0 && capped_sum_registers()) {
+      chunk_sums_kernel<true, 4><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, d_points, nullptr, L, S, chunks,
+                                                                ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
+    } else if (level == 0) {
+      chunk_sums_kernel<true, 1><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, d_points, nullptr, L, S, chunks,
+                                                                ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     } else {
-      chunk_sums_kernel<false><<<rt::ceil_div(chunks, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
-          cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
+      chunk_sums_kernel<false, 1><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks,
+                                                                 ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
     }
     ZKGPU_CUDA_CHECK_LAUNCH();
     ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -469,28 +534,29 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, const G1A
   phases.mark("sums1+");
 
   // 4. window reduction.
-  const uint32_t total_parts = W * parts_per_window;
+  const uint32_t total_parts = BW * parts_per_window;
   window_parts_kernel<<<rt::ceil_div(total_parts, 64), 64, 0, stream>>>(ws.buckets.data(), buckets_per_window, len,
                                                                          parts_per_window, total_parts,
                                                                          ws.parts[0].data());
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
   for (uint32_t width = parts_per_window; width > 1; width /= 2) {
-    pair_reduce_kernel<<<blocks_for(size_t{W} * width / 2), BLOCK, 0, stream>>>(ws.parts[src].data(),
-                                                                                ws.parts[src ^ 1].data(), width, W);
+    pair_reduce_kernel<<<blocks_for(size_t{BW} * width / 2), BLOCK, 0, stream>>>(ws.parts[src].data(),
+                                                                                 ws.parts[src ^ 1].data(), width, BW);
     ZKGPU_CUDA_CHECK_LAUNCH();
     src ^= 1;
   }
-  std::vector<TeExtended> window_sums(W);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), ws.parts[src].data(), W * sizeof(TeExtended),
+  std::vector<TeExtended> window_sums(BW);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), ws.parts[src].data(), BW * sizeof(TeExtended),
                                    cudaMemcpyDeviceToHost, stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
 
-  // 5. Horner over the windows (host: a serial chain of W*c doublings).
+  // 5. Horner over the windows (host: a serial chain of W*c doublings); the window table already
+  // put every window at its weight.
   const auto h0 = std::chrono::steady_clock::now();
-  TeExtended result = TeExtended::identity();
-  for (unsigned w = W; w-- > 0;) {
+  TeExtended result = shared ? window_sums[0] : TeExtended::identity();
+  for (unsigned w = BW; !shared && w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
     result = te_add(result, window_sums[w]);
   }
@@ -516,6 +582,44 @@ unsigned default_window_bits(size_t n) {
   return std::clamp(lg >= 4 ? lg - 4 : 2u, 6u, 16u);
 }
 
+unsigned table_window_bits(size_t n) {
+  // With one shared bucket set the cost is about n*W additions into buckets plus 2.5 per bucket
+  // (identity fill, running sums); c <= 23 keeps the sorted keys at 23 bits (three radix passes).
+  unsigned best = 8;
+  double best_cost = 1e300;
+  for (unsigned c = 8; c <= 23; ++c) {
+    const double cost = static_cast<double>(n) * msm_window_count(c) + 2.5 * static_cast<double>(1u << (c - 1));
+    if (cost < best_cost) best_cost = cost, best = c;
+  }
+  return best;
+}
+
+namespace {
+// The window table of b (b.n > 0), when it fits in at most half of the free device memory (the
+// MSM workspace needs the rest); otherwise b keeps no table and MSMs take the per-window buckets.
+void build_window_table(detail::DeviceBases& b) {
+  const unsigned c = table_window_bits(b.n), W = msm_window_count(c);
+  const size_t bytes = size_t{W} * b.n * sizeof(TePrecomputed);
+  if (size_t{W} * b.n >= (size_t{1} << 31)) return;  // table indices carry a sign bit in 32 bits
+  size_t free_b = 0, total_b = 0;
+  ZKGPU_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (bytes > free_b / 2) return;
+  b.table = rt::DeviceBuffer<TePrecomputed>(size_t{W} * b.n);
+  ZKGPU_CUDA_CHECK(cudaMemcpy(b.table.data(), b.points.data(), b.n * sizeof(TePrecomputed), cudaMemcpyDeviceToDevice));
+  const Fp half = Fp::one().dbl().inverse();
+  const uint32_t n = static_cast<uint32_t>(b.n);
+  const unsigned threads = rt::ceil_div(n, TABLE_BATCH);
+  for (unsigned j = 1; j < W; ++j) {
+    window_table_kernel<<<rt::ceil_div(threads, 128), 128>>>(b.table.data() + size_t{j - 1} * n,
+                                                             b.table.data() + size_t{j} * n, n, c, half);
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
+  ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
+  b.table_c = c;
+  b.table_windows = W;
+}
+}  // namespace
+
 std::shared_ptr<detail::DeviceBases> upload_bases(const TePrecomputed* points, size_t n) {
   check_n(n);
   rt::require_device_memory(n * sizeof(TePrecomputed), "the BLS12-377 MSM bases");
@@ -525,11 +629,13 @@ std::shared_ptr<detail::DeviceBases> upload_bases(const TePrecomputed* points, s
   if (n) {
     b->points.upload(points, n);
     ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
+    build_window_table(*b);
   }
   return b;
 }
 
 const TePrecomputed* device_points(const detail::DeviceBases& b) { return b.points.data(); }
+unsigned window_table_bits(const detail::DeviceBases& b) { return b.table_windows ? b.table_c : 0; }
 
 TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned c) {
   check_n(n);
@@ -537,7 +643,8 @@ TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, si
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  return msm_on_device(ws, d_points, nullptr, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c), stream);
+  return msm_on_device(ws, d_points, 0, nullptr, d_scalars, nullptr, static_cast<uint32_t>(n), pick_window(n, c),
+                       stream);
 }
 
 TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c) {
@@ -547,7 +654,10 @@ TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_sca
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  return msm_on_device(ws, bases.points.data(), nullptr, nullptr, host_scalars, static_cast<uint32_t>(n),
+  if (bases.table_windows && (c == 0 || c == bases.table_c))
+    return msm_on_device(ws, bases.table.data(), bases.table_windows, nullptr, nullptr, host_scalars,
+                         static_cast<uint32_t>(n), bases.table_c, stream);
+  return msm_on_device(ws, bases.points.data(), 0, nullptr, nullptr, host_scalars, static_cast<uint32_t>(n),
                        pick_window(n, c), stream);
 }
 
@@ -592,7 +702,7 @@ TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   rt::Stream stream;
-  TeExtended r = msm_on_device(ws, nullptr, host_points, nullptr, host_scalars, static_cast<uint32_t>(n),
+  TeExtended r = msm_on_device(ws, nullptr, 0, host_points, nullptr, host_scalars, static_cast<uint32_t>(n),
                                pick_window(n, c), stream);
   check_bases(ws, static_cast<uint32_t>(n), stream);
   return r;
