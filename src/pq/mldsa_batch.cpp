@@ -1,11 +1,13 @@
 // ML-DSA batches: input checks and mu on the CPU, then the CPU backend (OpenMP over items; a
 // dynamic schedule, as signing time varies with the rejected attempts) or the CUDA kernels, both
 // calling core/mldsa per item. Auto picks the GPU from the per-operation crossovers of pq_common.hpp.
+// The CPU runs the core algorithms with the host samplers (pq/cpu/mldsa_cpu.hpp: four SHAKE
+// streams at a time), the kernels with the portable ones; both give the same bytes.
 #include <cstring>
-
-#include "core/mldsa/dsa.hpp"
 #include <vector>
 
+#include "core/mldsa/dsa.hpp"
+#include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
 #include "zkgpu/mldsa.hpp"
@@ -62,7 +64,10 @@ void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<
   }
   with_params(set, [&]<class P>() {
 #pragma omp parallel for schedule(static) if (n > 1)
-    for (size_t i = 0; i < n; ++i) mldsa::keygen<P>(pk.data() + i * sz.pk, sk.data() + i * sz.sk, seeds.data() + i * 32);
+    for (size_t i = 0; i < n; ++i) {
+      pq::cpu::MlDsaOps ops;
+      mldsa::keygen_with<P>(ops, pk.data() + i * sz.pk, sk.data() + i * sz.sk, seeds.data() + i * 32);
+    }
   });
 }
 
@@ -109,8 +114,11 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 4) if (n > 1)
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) ok[i] = mldsa::sign_mu<P>(sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
+      for (size_t i = 0; i < n; ++i) {
+        pq::cpu::MlDsaOps ops;
+        if (ok[i])
+          ok[i] = mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
+      }
     }
     for (size_t i = 0; i < n; ++i) {
       if (!ok[i]) std::memset(sigs.data() + i * sz.sig, 0, sz.sig);
@@ -140,7 +148,8 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
         keccak::shake256(tr, 64, it.pk.data(), P::PK_BYTES);
         mldsa::compute_mu(&mus[i * 64], tr, it.ctx.data(), uint8_t(it.ctx.size()), it.msg.data(), it.msg.size());
       }
-      if (!gpu) ok[i] = mldsa::verify_mu<P>(it.pk.data(), &mus[i * 64], it.sig.data());
+      pq::cpu::MlDsaOps ops;
+      ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
 #if ZKGPU_HAVE_CUDA
     if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data());

@@ -76,6 +76,23 @@ TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
 }
 
+// The chunked bucket sums at both extremes of run length: a narrow window (every bucket spans many
+// chunks, several levels of partial sums) and a wide one (most buckets shorter than a chunk, runs
+// starting and ending inside chunks), on a size that is not a power of two, both input paths.
+TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(47);
+  const size_t n = (size_t{1} << 17) + 7;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+  for (unsigned c : {3u, 9u, 17u, 20u}) {
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
+    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda, c)), expect) << "from host, c = " << c;
+  }
+}
+
 // Edge cases and skewed scalars: all scalars equal puts every digit of a window in one bucket,
 // which the segmented accumulation must split over threads and levels.
 TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
