@@ -4,7 +4,7 @@
 // kernels below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
 #include "core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_warp.cuh"
-#include "pq/cuda/pq_launch.cuh"
+#include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -205,21 +205,29 @@ __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* 
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp decapsulation pipeline on device buffers (kbar may be null).
+// The warp decapsulation kernels on device buffers, on stream `st` (kbar may be null).
 template <int K>
-void decaps_warp(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr, uint8_t* differ,
-                 uint8_t* kbar, uint8_t* key, uint8_t* ok, Trace& trace) {
+void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
+                 uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
   const unsigned warp_blocks = unsigned((n + KEM_WARPS - 1) / KEM_WARPS);
-  decaps_decrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS>>>(n, dk, c, mh);
+  decaps_decrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("decrypt");
-  decaps_reencrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS>>>(n, dk, c, mh, kr, differ);
+  decaps_reencrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh, kr, differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("reencrypt");
-  decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, dk, c, kr, differ, kbar, key, ok);
+  decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, kbar, key, ok);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("final");
 }
+
+// The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh). Never destroyed: its streams
+// and pinned buffers live until the process ends.
+Pipeline& kem_pipeline() {
+  static Pipeline* p = new Pipeline();
+  return *p;
+}
+constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
 template <class F>
 void with_rank(int k, F&& f) {
@@ -235,11 +243,28 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Io s = in(seeds, n * 64), e = out(ek, n * P::ek_bytes), d = out(dk, n * P::dk_bytes);
-    mlkem_keygen_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, s.dev.data(), e.dev.data(), d.dev.data());
-    finish();
-    fetch(e);
-    fetch(d);
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), m = end - first;
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, 0};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t m = p.end - first;
+      uint8_t* o = s.dev_out.data();
+      mlkem_keygen_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, s.dev_in.data(), o,
+                                                                          o + align64(m * P::ek_bytes));
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("keygen");
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t m = p.end - first;
+      parallel_copy(ek + first * P::ek_bytes, h, m * P::ek_bytes);
+      parallel_copy(dk + first * P::dk_bytes, h + align64(m * P::ek_bytes), m * P::dk_bytes);
+    };
+    kem_pipeline().run("mlkem keygen", n, plan, pack, launch, deliver);
   });
 }
 
@@ -247,22 +272,39 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Trace trace("mlkem encaps", n);
-    Io e = in(ek, n * P::ek_bytes), mm = in(m, n * 32), cc = out(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
-    DeviceBuffer<uint8_t> kr(n * 64);
-    trace.mark("alloc+upload");
-    encaps_hash_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, e.dev.data(), mm.dev.data(), kr.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("hash");
-    encaps_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS>>>(
-        n, e.dev.data(), mm.dev.data(), kr.data(), cc.dev.data(), kk.dev.data(), o.dev.data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    trace.mark("encrypt");
-    finish();
-    fetch(cc);
-    fetch(kk);
-    fetch(o);
-    trace.mark("download");
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), cnt = end - first;
+      return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, cnt * 64};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(h, ek + first * P::ek_bytes, cnt * P::ek_bytes);
+      parallel_copy(h + align64(cnt * P::ek_bytes), m + first * 32, cnt * 32);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t cnt = p.end - first;
+      const uint8_t* e = s.dev_in.data();
+      const uint8_t* mm = e + align64(cnt * P::ek_bytes);
+      uint8_t* o = s.dev_out.data();
+      uint8_t* kr = s.dev_scratch.data();
+      encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("hash");
+      encaps_warp_kernel<K><<<unsigned((cnt + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, s.stream>>>(
+          cnt, e, mm, kr, o, o + align64(cnt * P::c_bytes), o + align64(cnt * P::c_bytes) + align64(cnt * 32));
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("encrypt");
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(c + first * P::c_bytes, h, cnt * P::c_bytes);
+      std::memcpy(key + first * 32, h + align64(cnt * P::c_bytes), cnt * 32);
+      std::memcpy(ok + first, h + align64(cnt * P::c_bytes) + align64(cnt * 32), cnt);
+    };
+    kem_pipeline().run("mlkem encaps", n, plan, pack, launch, deliver);
   });
 }
 
@@ -270,16 +312,31 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Trace trace("mlkem decaps", n);
-    Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
-    DeviceBuffer<uint8_t> mh(n * 64), kr(n * 64), differ(n);
-    trace.mark("alloc+upload");
-    decaps_warp<K>(n, d.dev.data(), cc.dev.data(), mh.data(), kr.data(), differ.data(), nullptr, kk.dev.data(),
-                   o.dev.data(), trace);
-    finish();
-    fetch(kk);
-    fetch(o);
-    trace.mark("download");
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs.
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), cnt = end - first;
+      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt, cnt * (64 + 64 + 1)};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(h, dk + first * P::dk_bytes, cnt * P::dk_bytes);
+      parallel_copy(h + align64(cnt * P::dk_bytes), c + first * P::c_bytes, cnt * P::c_bytes);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t cnt = p.end - first;
+      const uint8_t* d = s.dev_in.data();
+      uint8_t* x = s.dev_scratch.data();
+      uint8_t* o = s.dev_out.data();
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, x + cnt * 64, x + cnt * 128,
+                     nullptr, o, o + align64(cnt * 32));
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t cnt = p.end - first;
+      std::memcpy(key + first * 32, h, cnt * 32);
+      std::memcpy(ok + first, h + align64(cnt * 32), cnt);
+    };
+    kem_pipeline().run("mlkem decaps", n, plan, pack, launch, deliver);
   });
 }
 
@@ -310,8 +367,8 @@ void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const u
     } else if (variant == 3) {
       Trace trace("mlkem decaps trace", n);
       DeviceBuffer<uint8_t> differ(n);
-      decaps_warp<K>(n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(), b.dev.data(),
-                     kk.dev.data(), o.dev.data(), trace);
+      decaps_warp<K>(nullptr, trace, n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(),
+                     b.dev.data(), kk.dev.data(), o.dev.data());
       finish();
       for (Io* x : {&o, &m, &g, &b, &kk}) fetch(*x);  // no c' (the warp compares it in place)
       return;
