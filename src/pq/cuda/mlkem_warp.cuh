@@ -5,6 +5,7 @@
 // arithmetic is the core's; sums over j are reduced once, which equals the CPU's running reduction
 // because barrett_reduce is the exact centred representative (see mlkem::basemul_pair).
 #pragma once
+#include "pq/cuda/pq_warp.cuh"
 #include "core/mlkem/kem.hpp"
 
 namespace zkgpu::cuda::mlkem_warp {
@@ -16,13 +17,9 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 __device__ __forceinline__ void ntt(int16_t* a, int lane) {
 #pragma unroll
   for (int len = 128; len >= 2; len >>= 1) {
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      const int b = lane + 32 * t;
-      const int g = b / len, j = 2 * len * g + b % len;
-      mlkem::ntt_butterfly(a[j], a[j + len], mlkem::ntt_zeta(len, g));
-    }
-    __syncwarp();
+    warp_ntt_layer(a, len, lane, [&](int16_t& x, int16_t& y, int g) {
+      mlkem::ntt_butterfly(x, y, mlkem::ntt_zeta(len, g));
+    });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mlkem::barrett_reduce(a[lane + 32 * t]);
@@ -32,13 +29,9 @@ __device__ __forceinline__ void ntt(int16_t* a, int lane) {
 __device__ __forceinline__ void invntt_tomont(int16_t* a, int lane) {
 #pragma unroll
   for (int len = 2; len <= 128; len <<= 1) {
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      const int b = lane + 32 * t;
-      const int g = b / len, j = 2 * len * g + b % len;
-      mlkem::invntt_butterfly(a[j], a[j + len], mlkem::invntt_zeta(len, g));
-    }
-    __syncwarp();
+    warp_ntt_layer(a, len, lane, [&](int16_t& x, int16_t& y, int g) {
+      mlkem::invntt_butterfly(x, y, mlkem::invntt_zeta(len, g));
+    });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mlkem::invntt_scale(a[lane + 32 * t]);
