@@ -27,7 +27,10 @@ void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const u
 
 // level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
 void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok);
+// Signs the items i with ok[i] == 1 (lengths and context size already checked by the caller) into
+// sigs + i * SIG_BYTES and sets ok[i] (0: malformed expanded key or the kappa limit); items with
+// ok[i] == 0 are left alone. mu is computed on the device; an empty rnd means deterministic.
+void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok);
 // Verifies the items i with ok[i] == 1 (lengths and context size already checked by the caller) and
 // sets ok[i] to the result; items with ok[i] == 0 are left alone. tr and mu are computed on the
 // device (or the external mu is used), in chunks that overlap packing, transfers and kernels.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/mldsa/dsa.hpp"
+#include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
@@ -30,32 +31,19 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
 // streams, the NTTs, UseHint) runs one warp per item in between, with the item's polynomials in
 // shared memory. Each kernel calls the core functions the CPU's verify_mu calls.
 
-// Per item of a verify chunk: where its context and message (or its external mu) lie in the blob.
-struct VerifyMeta {
-  uint64_t off;
-  uint32_t msg_len;
-  uint8_t ctx_len;
-  uint8_t external_mu;
-  uint16_t pad;
-};
-static_assert(sizeof(VerifyMeta) == 16);
+using mldsa_msg::MsgMeta;
 
 // 1. mu (tr = H(pk, 64), then compute_mu, as the CPU front end does; or the external mu), the hint
 // encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8.
 template <class P>
-__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const VerifyMeta* meta,
+__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const MsgMeta* meta,
                                       const uint8_t* blob, uint8_t* mu, int8_t* cball, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const VerifyMeta m = meta[i];
-  const uint8_t* b = blob + m.off;
-  if (m.external_mu) {
-    for (int k = 0; k < 64; ++k) mu[i * 64 + k] = b[k];
-  } else {
-    uint8_t tr[64];
-    keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
-    mldsa::compute_mu(mu + i * 64, tr, b, m.ctx_len, b + m.ctx_len, m.msg_len);
-  }
+  const MsgMeta m = meta[i];
+  uint8_t tr[64];
+  if (!m.external_mu) keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
+  mldsa_msg::item_mu(mu + i * 64, tr, m, blob);
   const uint8_t* s = sig + i * P::SIG_BYTES;
   mldsa::Poly h[P::K];
   ok[i] = mldsa::unpack_hint<P>(h, s + P::CTILDE_BYTES + P::L * P::Z_BYTES) ? 1 : 0;
@@ -186,10 +174,10 @@ struct VerifyLayout {
   size_t pk_bytes, sig_bytes, n = 0, blob = 0;
   size_t sig() const { return align64(n * pk_bytes); }
   size_t meta() const { return sig() + align64(n * sig_bytes); }
-  size_t blob_at() const { return meta() + n * sizeof(VerifyMeta); }
+  size_t blob_at() const { return meta() + n * sizeof(MsgMeta); }
   size_t bytes() const { return blob_at() + blob; }
 };
-size_t blob_bytes(const MlDsaVerifyItem& it) { return it.external_mu ? 64 : it.ctx.size() + it.msg.size(); }
+using mldsa_msg::blob_bytes;
 
 // Device scratch of a chunk: mu | cball | hint_ok | core_ok | w1.
 template <class P>
@@ -211,27 +199,15 @@ Pipeline& dsa_pipeline() {  // never destroyed: its streams and pinned buffers l
 template <class P>
 void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, const uint32_t* index,
                        const VerifyLayout& lay) {
-  VerifyMeta* meta = reinterpret_cast<VerifyMeta*>(dst + lay.meta());
-  uint64_t pos = 0;
-  for (size_t j = 0; j < lay.n; ++j) {  // offsets are a prefix sum: serial, and cheap
-    const MlDsaVerifyItem& it = items[index[j]];
-    meta[j] = {pos, uint32_t(it.external_mu ? 64 : it.msg.size()), uint8_t(it.external_mu ? 0 : it.ctx.size()),
-               uint8_t(it.external_mu ? 1 : 0), 0};
-    pos += blob_bytes(it);
-  }
+  MsgMeta* meta = reinterpret_cast<MsgMeta*>(dst + lay.meta());
+  mldsa_msg::set_meta(meta, items, index, lay.n);
   const auto n = int64_t(lay.n);
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t j = 0; j < n; ++j) {
     const MlDsaVerifyItem& it = items[index[size_t(j)]];
     std::memcpy(dst + j * P::PK_BYTES, it.pk.data(), P::PK_BYTES);
     std::memcpy(dst + lay.sig() + j * P::SIG_BYTES, it.sig.data(), P::SIG_BYTES);
-    uint8_t* b = dst + lay.blob_at() + meta[j].off;
-    if (it.external_mu) {
-      std::memcpy(b, it.msg.data(), 64);
-    } else {
-      if (!it.ctx.empty()) std::memcpy(b, it.ctx.data(), it.ctx.size());
-      if (!it.msg.empty()) std::memcpy(b + it.ctx.size(), it.msg.data(), it.msg.size());
-    }
+    mldsa_msg::copy_message(dst + lay.blob_at(), meta[j], it);
   }
 }
 
@@ -244,7 +220,7 @@ void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
   constexpr unsigned T = 128;
   const unsigned item_blocks = unsigned((n + T - 1) / T);
   verify_prepare_kernel<P><<<item_blocks, T, 0, s.stream>>>(
-      n, in, in + lay.sig(), reinterpret_cast<const VerifyMeta*>(in + lay.meta()), in + lay.blob_at(), x,
+      n, in, in + lay.sig(), reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), x,
       reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.trace->mark("prepare");
