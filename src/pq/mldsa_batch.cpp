@@ -79,14 +79,14 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
   pq::check_items(status, n, 1, "mldsa sign", "status");
   const bool gpu = resolve_backend(backend, n, pq::MLDSA_SIGN_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
-    // Per item on the CPU: the input checks and mu (the message may be long; the GPU gets mu).
-    std::vector<uint8_t> mus(n * 64), rnds(n * 32), ok(n);
+    // Per item on the CPU: the input checks, and for the CPU backend mu (the GPU computes mu).
+    std::vector<uint8_t> mus(gpu ? 0 : n * 64), rnds(gpu ? 0 : n * 32), ok(n);
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
       const MlDsaSignItem& it = items[i];
       ok[i] = it.sk.size() == P::SK_BYTES && (it.rnd.empty() || it.rnd.size() == 32) &&
               (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
-      if (!ok[i]) continue;
+      if (!ok[i] || gpu) continue;
       if (it.external_mu)
         std::memcpy(&mus[i * 64], it.msg.data(), 64);
       else
@@ -96,21 +96,7 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
     }
     if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      std::vector<size_t> idx;  // accepted items, packed for the device
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) idx.push_back(i);
-      std::vector<uint8_t> sk(idx.size() * P::SK_BYTES), mu(idx.size() * 64), rnd(idx.size() * 32),
-          sig(idx.size() * P::SIG_BYTES), good(idx.size());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        std::memcpy(&sk[j * P::SK_BYTES], items[idx[j]].sk.data(), P::SK_BYTES);
-        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
-        std::memcpy(&rnd[j * 32], &rnds[idx[j] * 32], 32);
-      }
-      cuda::mldsa_sign(level(set), idx.size(), sk.data(), mu.data(), rnd.data(), sig.data(), good.data());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        ok[idx[j]] = good[j];
-        std::memcpy(sigs.data() + idx[j] * sz.sig, &sig[j * P::SIG_BYTES], P::SIG_BYTES);
-      }
+      cuda::mldsa_sign_items(level(set), items, sigs.data(), ok.data());
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 4) if (n > 1)

@@ -122,7 +122,7 @@ void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::s
   mlkem_encaps_batch(set, ek, m, ct, key, status, backend);
 }
 
-// The CUDA decapsulation runs as staged kernels (src/pq/cuda/mlkem_kernels.cu); the first, fused
+// The CUDA decapsulation runs as warp kernels (src/pq/cuda/mlkem_kernels.cu); the first, fused
 // one-thread kernel disagreed with this CPU backend on the H200 and is kept only as a diagnostic.
 namespace {
 constexpr bool MLKEM_GPU_DECAPS_ENABLED = true;

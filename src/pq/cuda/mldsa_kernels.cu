@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "core/mldsa/dsa.hpp"
+#include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
-#include "pq/cuda/pq_launch.cuh"
+#include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -30,32 +31,19 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
 // streams, the NTTs, UseHint) runs one warp per item in between, with the item's polynomials in
 // shared memory. Each kernel calls the core functions the CPU's verify_mu calls.
 
-// Per item of a verify chunk: where its context and message (or its external mu) lie in the blob.
-struct VerifyMeta {
-  uint64_t off;
-  uint32_t msg_len;
-  uint8_t ctx_len;
-  uint8_t external_mu;
-  uint16_t pad;
-};
-static_assert(sizeof(VerifyMeta) == 16);
+using mldsa_msg::MsgMeta;
 
 // 1. mu (tr = H(pk, 64), then compute_mu, as the CPU front end does; or the external mu), the hint
 // encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8.
 template <class P>
-__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const VerifyMeta* meta,
+__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const MsgMeta* meta,
                                       const uint8_t* blob, uint8_t* mu, int8_t* cball, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const VerifyMeta m = meta[i];
-  const uint8_t* b = blob + m.off;
-  if (m.external_mu) {
-    for (int k = 0; k < 64; ++k) mu[i * 64 + k] = b[k];
-  } else {
-    uint8_t tr[64];
-    keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
-    mldsa::compute_mu(mu + i * 64, tr, b, m.ctx_len, b + m.ctx_len, m.msg_len);
-  }
+  const MsgMeta m = meta[i];
+  uint8_t tr[64];
+  if (!m.external_mu) keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
+  mldsa_msg::item_mu(mu + i * 64, tr, m, blob);
   const uint8_t* s = sig + i * P::SIG_BYTES;
   mldsa::Poly h[P::K];
   ok[i] = mldsa::unpack_hint<P>(h, s + P::CTILDE_BYTES + P::L * P::Z_BYTES) ? 1 : 0;
@@ -176,24 +164,20 @@ __global__ void verify_finish_kernel(size_t n, const uint8_t* mu, const uint8_t*
 
 using mldsa_warp::with_level;
 
-// The verify driver: a persistent context of VERIFY_SLOTS streams with pinned staging and device
-// buffers that grow to the batch shape and are reused; the host packs chunk c+1 while chunk c is
-// uploaded, verified and downloaded (as the Ed25519 batch path does).
-constexpr int VERIFY_SLOTS = 3;
+// The verify driver runs on the chunked pipeline (pq_pipeline.cuh); a chunk holds up to 2^14
+// items and at most VERIFY_MAX_BLOB bytes of contexts and messages (one larger item still fits).
 constexpr size_t VERIFY_MIN_CHUNK = size_t(1) << 11, VERIFY_MAX_CHUNK = size_t(1) << 14;
-constexpr size_t VERIFY_MAX_BLOB = size_t(64) << 20;  // message bytes per chunk (one larger item still fits)
-
-size_t align64(size_t x) { return (x + 63) / 64 * 64; }
+constexpr size_t VERIFY_MAX_BLOB = size_t(64) << 20;
 
 // Chunk layout, the same in pinned host and device memory: pk | sig | meta | blob.
 struct VerifyLayout {
   size_t pk_bytes, sig_bytes, n = 0, blob = 0;
   size_t sig() const { return align64(n * pk_bytes); }
   size_t meta() const { return sig() + align64(n * sig_bytes); }
-  size_t blob_at() const { return meta() + n * sizeof(VerifyMeta); }
+  size_t blob_at() const { return meta() + n * sizeof(MsgMeta); }
   size_t bytes() const { return blob_at() + blob; }
 };
-size_t blob_bytes(const MlDsaVerifyItem& it) { return it.external_mu ? 64 : it.ctx.size() + it.msg.size(); }
+using mldsa_msg::blob_bytes;
 
 // Device scratch of a chunk: mu | cball | hint_ok | core_ok | w1.
 template <class P>
@@ -206,73 +190,37 @@ struct VerifyScratch {
   size_t bytes() const { return w1() + n * P::K * 32 * P::W1_BITS; }
 };
 
-struct VerifySlot {
-  Stream stream;
-  PinnedBuffer<uint8_t> host_in, host_out;
-  DeviceBuffer<uint8_t> dev_in, dev_scratch, dev_out;
-  std::vector<uint32_t> index;  // batch index of each chunk item
-  std::unique_ptr<Trace> trace;
-  bool busy = false;
-
-  void ensure(size_t in_bytes, size_t items, size_t scratch_bytes) {
-    if (host_in.size() < in_bytes) host_in = PinnedBuffer<uint8_t>(std::max(in_bytes, 2 * host_in.size()));
-    if (host_out.size() < items) host_out = PinnedBuffer<uint8_t>(std::max(items, 2 * host_out.size()));
-    dev_in.ensure(host_in.size());
-    dev_out.ensure(host_out.size());
-    dev_scratch.ensure(scratch_bytes);
-  }
-  // Waits for the chunk in flight and scatters its results.
-  void finish(uint8_t* ok) {
-    if (!busy) return;
-    stream.sync();
-    for (size_t j = 0; j < index.size(); ++j) ok[index[j]] = host_out[j];
-    trace.reset();
-    busy = false;
-  }
-};
-
-std::mutex g_verify_mutex;  // one verify batch at a time per process: the slots are shared
-std::unique_ptr<std::array<VerifySlot, VERIFY_SLOTS>> g_verify_slots;
+Pipeline& dsa_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
+  static Pipeline* p = new Pipeline();
+  return *p;
+}
 
 // Writes the chunk's items (batch indices `index`) in the layout.
 template <class P>
-void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, const std::vector<uint32_t>& index,
+void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, const uint32_t* index,
                        const VerifyLayout& lay) {
-  VerifyMeta* meta = reinterpret_cast<VerifyMeta*>(dst + lay.meta());
-  uint64_t pos = 0;
-  for (size_t j = 0; j < lay.n; ++j) {  // offsets are a prefix sum: serial, and cheap
-    const MlDsaVerifyItem& it = items[index[j]];
-    meta[j] = {pos, uint32_t(it.external_mu ? 64 : it.msg.size()), uint8_t(it.external_mu ? 0 : it.ctx.size()),
-               uint8_t(it.external_mu ? 1 : 0), 0};
-    pos += blob_bytes(it);
-  }
+  MsgMeta* meta = reinterpret_cast<MsgMeta*>(dst + lay.meta());
+  mldsa_msg::set_meta(meta, items, index, lay.n);
   const auto n = int64_t(lay.n);
 #pragma omp parallel for schedule(static) if (n >= 1024)
   for (int64_t j = 0; j < n; ++j) {
     const MlDsaVerifyItem& it = items[index[size_t(j)]];
     std::memcpy(dst + j * P::PK_BYTES, it.pk.data(), P::PK_BYTES);
     std::memcpy(dst + lay.sig() + j * P::SIG_BYTES, it.sig.data(), P::SIG_BYTES);
-    uint8_t* b = dst + lay.blob_at() + meta[j].off;
-    if (it.external_mu) {
-      std::memcpy(b, it.msg.data(), 64);
-    } else {
-      if (!it.ctx.empty()) std::memcpy(b, it.ctx.data(), it.ctx.size());
-      if (!it.msg.empty()) std::memcpy(b + it.ctx.size(), it.msg.data(), it.msg.size());
-    }
+    mldsa_msg::copy_message(dst + lay.blob_at(), meta[j], it);
   }
 }
 
 template <class P>
-void launch_verify_chunk(VerifySlot& s, const VerifyLayout& lay) {
+void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
   const VerifyScratch<P> sc{lay.n};
   const uint8_t* in = s.dev_in.data();
   uint8_t* x = s.dev_scratch.data();
   const size_t n = lay.n;
   constexpr unsigned T = 128;
   const unsigned item_blocks = unsigned((n + T - 1) / T);
-  ZKGPU_CUDA_CHECK(cudaMemsetAsync(s.dev_out.data(), 0xAB, n, s.stream));  // poison: every result is written
   verify_prepare_kernel<P><<<item_blocks, T, 0, s.stream>>>(
-      n, in, in + lay.sig(), reinterpret_cast<const VerifyMeta*>(in + lay.meta()), in + lay.blob_at(), x,
+      n, in, in + lay.sig(), reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), x,
       reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.trace->mark("prepare");
@@ -301,51 +249,36 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
 }
 
 void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok) {
-  std::vector<uint32_t> todo;
+  std::vector<uint32_t> todo;  // the items to verify, packed
   for (size_t i = 0; i < items.size(); ++i)
     if (ok[i]) todo.push_back(uint32_t(i));
   if (todo.empty()) return;
-  std::lock_guard lock(g_verify_mutex);
-  if (!g_verify_slots) g_verify_slots = std::make_unique<std::array<VerifySlot, VERIFY_SLOTS>>();
-  auto& slots = *g_verify_slots;
   with_level(level, [&]<class P>() {
-    const size_t chunk = std::clamp(todo.size() / (2 * VERIFY_SLOTS), VERIFY_MIN_CHUNK, VERIFY_MAX_CHUNK);
-    size_t pos = 0;
-    try {
-      for (int c = 0; pos < todo.size(); ++c) {
-        VerifySlot& s = slots[size_t(c % VERIFY_SLOTS)];
-        s.finish(ok);
-        VerifyLayout lay{P::PK_BYTES, P::SIG_BYTES};
-        size_t end = pos;
-        while (end < todo.size() && end - pos < chunk) {
-          const size_t b = blob_bytes(items[todo[end]]);
-          if (end > pos && lay.blob + b > VERIFY_MAX_BLOB) break;
-          lay.blob += b;
-          ++end;
-        }
-        lay.n = end - pos;
-        s.index.assign(todo.begin() + ptrdiff_t(pos), todo.begin() + ptrdiff_t(end));
-        s.ensure(lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes());
-        s.trace = std::make_unique<Trace>("mldsa verify chunk", lay.n, s.stream);
-        pack_verify_chunk<P>(s.host_in.data(), items, s.index, lay);
-        s.trace->mark("pack");
-        s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
-        s.trace->mark("upload");
-        launch_verify_chunk<P>(s, lay);
-        s.dev_out.download(s.host_out.data(), lay.n, s.stream);
-        s.trace->mark("download");
-        s.busy = true;
-        pos = end;
+    const size_t chunk = chunk_items(todo.size(), VERIFY_MIN_CHUNK, VERIFY_MAX_CHUNK);
+    auto layout = [&](size_t first, size_t end) {
+      VerifyLayout lay{P::PK_BYTES, P::SIG_BYTES, end - first};
+      for (size_t j = first; j < end; ++j) lay.blob += blob_bytes(items[todo[j]]);
+      return lay;
+    };
+    auto plan = [&](size_t first) {
+      size_t end = first, blob = 0;
+      while (end < todo.size() && end - first < chunk) {
+        const size_t b = blob_bytes(items[todo[end]]);
+        if (end > first && blob + b > VERIFY_MAX_BLOB) break;
+        blob += b;
+        ++end;
       }
-      for (VerifySlot& s : slots) s.finish(ok);
-    } catch (...) {
-      for (VerifySlot& s : slots) {  // leave no work in flight on buffers the next call reuses
-        cudaStreamSynchronize(s.stream);
-        s.trace.reset();
-        s.busy = false;
-      }
-      throw;
-    }
+      const VerifyLayout lay = layout(first, end);
+      return ChunkPlan{end, lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes()};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      pack_verify_chunk<P>(h, items, todo.data() + first, layout(first, p.end));
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) { launch_verify_chunk<P>(s, layout(first, p.end)); };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      for (size_t j = first; j < p.end; ++j) ok[todo[j]] = h[j - first];
+    };
+    dsa_pipeline().run("mldsa verify", todo.size(), plan, pack, launch, deliver);
   });
 }
 

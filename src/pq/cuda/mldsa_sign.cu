@@ -8,8 +8,9 @@
 #include <algorithm>
 
 #include "core/mldsa/dsa.hpp"
+#include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
-#include "pq/cuda/pq_launch.cuh"
+#include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -26,8 +27,10 @@ constexpr unsigned ITEM_THREADS = 128;  // block size of the thread-per-item and
 template <class P>
 struct SignState {
   const uint8_t* sk;   // SK_BYTES per item
-  const uint8_t* mu;   // 64
-  const uint8_t* rnd;  // 32
+  const mldsa_msg::MsgMeta* meta;  // where each item's context and message lie in blob
+  const uint8_t* blob;
+  uint8_t* mu;         // 64, computed by the setup kernel
+  const uint8_t* rnd;  // 32 (zeros: deterministic signing)
   uint8_t* sig;        // SIG_BYTES
   uint8_t* ok;         // 1 = signed, 0 = malformed key or kappa limit reached
   int32_t* A;          // K*L polynomials, NTT domain
@@ -50,13 +53,19 @@ struct SignState {
 template <class P>
 constexpr size_t W1P_BYTES = size_t(P::K) * 32 * P::W1_BITS;
 
-// Device bytes per item of SignState (inputs and outputs included): what mldsa_sign allocates.
+// Device scratch of a chunk of n items: the SignState arrays that are neither input nor output.
 template <class P>
-constexpr size_t sign_state_bytes() {
-  return P::SK_BYTES + 64 + 32 + P::SIG_BYTES + 1 + 4 * N * (P::K * P::L + 2 * P::L + 3 * P::K) + P::K * N +
-         W1P_BYTES<P> + N + P::CTILDE_BYTES + 64 + 3 * 4;  // ... rhopp, kappa, active, next
-}
-
+struct SignScratch {
+  size_t n;
+  size_t at(int piece) const {  // pieces: mu A s1h s2h t0h y w0 w1 w1p c ctilde rhopp kappa active next count
+    const size_t sizes[] = {64, 4 * N * P::K * P::L, 4 * N * P::L, 4 * N * P::K, 4 * N * P::K, 4 * N * P::L,
+                            4 * N * P::K, N * P::K, W1P_BYTES<P>, N, P::CTILDE_BYTES, 64, 4, 4, 4, 0};
+    size_t off = 0;
+    for (int q = 0; q < piece; ++q) off += align64(n * sizes[q]);
+    return off;
+  }
+  size_t bytes() const { return at(15) + 64; }  // + the two counters
+};
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
 
 // Setup, one warp per item: skDecode of s1, s2, t0 with the range check of sign_mu, their NTTs,
@@ -104,10 +113,12 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS) sign_setup_kernel(size_t n, S
   if (lane != 0) return;
   st.ok[item] = 0;
   if (bad) return;
+  uint8_t* mu = st.mu + item * 64;
+  mldsa_msg::item_mu(mu, sk + SK::TR, st.meta[item], st.blob);
   keccak::Sponge h = keccak::shake256();
   h.absorb(sk + SK::KEY, 32);
   h.absorb(st.rnd + item * 32, 32);
-  h.absorb(st.mu + item * 64, 64);
+  h.absorb(mu, 64);
   h.squeeze(st.rhopp + item * 64, 64);
   st.kappa[item] = 0;
   st.active[atomicAdd(&st.count[0], 1u)] = uint32_t(item);
@@ -288,91 +299,144 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS) sign_z_kernel(SignState<P> st
   if (lane == 0) st.ok[item] = 1;
 }
 
-// Signs items [0, n) of the device buffers: setup, ExpandA, then attempts until every item is
-// accepted or has given up. One host round trip per attempt (the count of rejected items).
+// The counters after an attempt: the rejected items are the next attempt's active ones.
+__global__ void sign_advance_kernel(uint32_t* count) {
+  count[0] = count[1];
+  count[1] = 0;
+}
+
+constexpr int BLIND_ATTEMPTS = 4;  // attempts enqueued between two reads of the active count
+
+// Signs the n items of a chunk on stream `st`: setup, ExpandA, then attempts until every item is
+// accepted or has given up. The kernels skip the indices beyond the device-side active count, so
+// the host enqueues BLIND_ATTEMPTS attempts sized by the last count it read, then reads it again.
 template <class P>
-void sign_chunk(SignState<P> st, size_t n, Trace& trace) {
-  ZKGPU_CUDA_CHECK(cudaMemset(st.count, 0, 2 * sizeof(uint32_t)));
-  sign_setup_kernel<P><<<unsigned((n + SIGN_WARPS - 1) / SIGN_WARPS), 32 * SIGN_WARPS>>>(n, st);
+void sign_chunk(SignState<P> st, size_t n, cudaStream_t stream, Trace& trace) {
+  ZKGPU_CUDA_CHECK(cudaMemsetAsync(st.count, 0, 2 * sizeof(uint32_t), stream));
+  sign_setup_kernel<P><<<unsigned((n + SIGN_WARPS - 1) / SIGN_WARPS), 32 * SIGN_WARPS, 0, stream>>>(n, st);
   ZKGPU_CUDA_CHECK_LAUNCH();
   const size_t streams = n * P::K * P::L;
-  sign_expand_a_kernel<P><<<unsigned((streams + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS>>>(n, st);
+  sign_expand_a_kernel<P><<<unsigned((streams + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS, 0, stream>>>(n, st);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("setup+expandA");
-  uint32_t active = 0;
-  ZKGPU_CUDA_CHECK(cudaMemcpy(&active, st.count, sizeof active, cudaMemcpyDeviceToHost));
-  while (active > 0) {
-    const unsigned warp_blocks = unsigned((active + SIGN_WARPS - 1) / SIGN_WARPS);
-    sign_mask_kernel<P><<<unsigned((size_t(active) * P::L + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS>>>(st);
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    sign_w_kernel<P><<<warp_blocks, 32 * SIGN_WARPS>>>(st);
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    sign_challenge_kernel<P><<<unsigned((active + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS>>>(st);
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    sign_z_kernel<P><<<warp_blocks, 32 * SIGN_WARPS>>>(st);
-    ZKGPU_CUDA_CHECK_LAUNCH();
-    uint32_t counts[2];
-    ZKGPU_CUDA_CHECK(cudaMemcpy(counts, st.count, sizeof counts, cudaMemcpyDeviceToHost));
-    active = counts[1];
-    std::swap(st.active, st.next);
-    const uint32_t reset[2] = {active, 0};
-    ZKGPU_CUDA_CHECK(cudaMemcpy(st.count, reset, sizeof reset, cudaMemcpyHostToDevice));
+  size_t bound = n;  // the active count never grows
+  while (bound > 0) {
+    const unsigned warp_blocks = unsigned((bound + SIGN_WARPS - 1) / SIGN_WARPS);
+    const unsigned item_blocks = unsigned((bound + ITEM_THREADS - 1) / ITEM_THREADS);
+    for (int a = 0; a < BLIND_ATTEMPTS; ++a) {
+      sign_mask_kernel<P><<<unsigned((bound * P::L + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS, 0, stream>>>(st);
+      sign_w_kernel<P><<<warp_blocks, 32 * SIGN_WARPS, 0, stream>>>(st);
+      sign_challenge_kernel<P><<<item_blocks, ITEM_THREADS, 0, stream>>>(st);
+      sign_z_kernel<P><<<warp_blocks, 32 * SIGN_WARPS, 0, stream>>>(st);
+      sign_advance_kernel<<<1, 1, 0, stream>>>(st.count);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      std::swap(st.active, st.next);
+    }
+    uint32_t active = 0;
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&active, st.count, sizeof active, cudaMemcpyDeviceToHost, stream));
+    ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+    bound = active;
   }
   trace.mark("attempts");
 }
 
-// Items per chunk: the per-item state is about 70 KB (ML-DSA-65), so a chunk of 2^15 items holds
-// some 2.3 GB; larger batches run chunk after chunk on the same buffers.
-constexpr size_t SIGN_CHUNK_ITEMS = size_t(1) << 15;
+// Items per chunk: the per-item device state is about 70 KB (ML-DSA-65).
+constexpr size_t SIGN_MIN_CHUNK = size_t(1) << 11, SIGN_MAX_CHUNK = size_t(1) << 14;
+
+Pipeline& sign_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
+  static Pipeline* p = new Pipeline();
+  return *p;
+}
+
+// Chunk layout in pinned host and device memory: sk | meta | rnd | blob; results: sig | ok.
+template <class P>
+struct SignLayout {
+  size_t n = 0, blob = 0;
+  size_t meta() const { return align64(n * P::SK_BYTES); }
+  size_t rnd() const { return meta() + align64(n * sizeof(mldsa_msg::MsgMeta)); }
+  size_t blob_at() const { return rnd() + align64(n * 32); }
+  size_t bytes() const { return blob_at() + blob; }
+  size_t ok() const { return align64(n * P::SIG_BYTES); }
+  size_t out_bytes() const { return ok() + n; }
+};
 
 }  // namespace
 
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
+void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok) {
+  std::vector<uint32_t> todo;  // the items to sign, packed
+  for (size_t i = 0; i < items.size(); ++i)
+    if (ok[i]) todo.push_back(uint32_t(i));
+  if (todo.empty()) return;
   mldsa_warp::with_level(level, [&]<class P>() {
-    Trace trace("mldsa sign", n);
-    const size_t chunk = std::min(n, SIGN_CHUNK_ITEMS);
-    DeviceBuffer<uint8_t> mem(chunk * sign_state_bytes<P>() + 64 * 32);  // + alignment of 21 pieces, count
-    uint8_t* next = mem.data();
-    auto take = [&](size_t bytes) {  // 64-byte aligned pieces of one allocation
-      uint8_t* p = next;
-      next += (bytes + 63) / 64 * 64;
-      return p;
+    const size_t chunk = chunk_items(todo.size(), SIGN_MIN_CHUNK, SIGN_MAX_CHUNK);
+    auto layout = [&](size_t first, size_t end) {
+      SignLayout<P> lay{end - first};
+      for (size_t j = first; j < end; ++j) lay.blob += mldsa_msg::blob_bytes(items[todo[j]]);
+      return lay;
     };
-    SignState<P> st{};
-    uint8_t* d_sk = take(chunk * P::SK_BYTES);
-    uint8_t* d_mu = take(chunk * 64);
-    uint8_t* d_rnd = take(chunk * 32);
-    st.sk = d_sk, st.mu = d_mu, st.rnd = d_rnd;
-    st.sig = take(chunk * P::SIG_BYTES);
-    st.ok = take(chunk);
-    st.A = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::K * P::L));
-    st.s1h = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::L));
-    st.s2h = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::K));
-    st.t0h = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::K));
-    st.y = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::L));
-    st.w0 = reinterpret_cast<int32_t*>(take(chunk * 4 * N * P::K));
-    st.w1 = take(chunk * N * P::K);
-    st.w1p = take(chunk * W1P_BYTES<P>);
-    st.c = reinterpret_cast<int8_t*>(take(chunk * N));
-    st.ctilde = take(chunk * P::CTILDE_BYTES);
-    st.rhopp = take(chunk * 64);
-    st.kappa = reinterpret_cast<uint32_t*>(take(chunk * 4));
-    st.count = reinterpret_cast<uint32_t*>(take(8));
-    st.active = reinterpret_cast<uint32_t*>(take(chunk * 4));
-    st.next = reinterpret_cast<uint32_t*>(take(chunk * 4));
-    trace.mark("alloc");
-    for (size_t first = 0; first < n; first += chunk) {
-      const size_t m = std::min(chunk, n - first);
-      ZKGPU_CUDA_CHECK(cudaMemcpy(d_sk, sk + first * P::SK_BYTES, m * P::SK_BYTES, cudaMemcpyHostToDevice));
-      ZKGPU_CUDA_CHECK(cudaMemcpy(d_mu, mu + first * 64, m * 64, cudaMemcpyHostToDevice));
-      ZKGPU_CUDA_CHECK(cudaMemcpy(d_rnd, rnd + first * 32, m * 32, cudaMemcpyHostToDevice));
-      trace.mark("upload");
-      sign_chunk<P>(st, m, trace);
-      ZKGPU_CUDA_CHECK(cudaMemcpy(sig + first * P::SIG_BYTES, st.sig, m * P::SIG_BYTES, cudaMemcpyDeviceToHost));
-      ZKGPU_CUDA_CHECK(cudaMemcpy(ok + first, st.ok, m, cudaMemcpyDeviceToHost));
-      trace.mark("download");
-    }
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(todo.size(), first + chunk);
+      const SignLayout<P> lay = layout(first, end);
+      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), SignScratch<P>{lay.n}.bytes()};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      const SignLayout<P> lay = layout(first, p.end);
+      auto* meta = reinterpret_cast<mldsa_msg::MsgMeta*>(h + lay.meta());
+      mldsa_msg::set_meta(meta, items, todo.data() + first, lay.n);
+      const auto n = int64_t(lay.n);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+      for (int64_t j = 0; j < n; ++j) {
+        const MlDsaSignItem& it = items[todo[first + size_t(j)]];
+        std::memcpy(h + j * P::SK_BYTES, it.sk.data(), P::SK_BYTES);
+        uint8_t* r = h + lay.rnd() + j * 32;
+        if (it.rnd.empty())
+          std::memset(r, 0, 32);  // deterministic signing: rnd = 0^32
+        else
+          std::memcpy(r, it.rnd.data(), 32);
+        mldsa_msg::copy_message(h + lay.blob_at(), meta[j], it);
+      }
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const SignLayout<P> lay = layout(first, p.end);
+      const SignScratch<P> sc{lay.n};
+      const uint8_t* in = s.dev_in.data();
+      uint8_t* x = s.dev_scratch.data();
+      SignState<P> st{};
+      st.sk = in;
+      st.meta = reinterpret_cast<const mldsa_msg::MsgMeta*>(in + lay.meta());
+      st.rnd = in + lay.rnd();
+      st.blob = in + lay.blob_at();
+      st.sig = s.dev_out.data();
+      st.ok = s.dev_out.data() + lay.ok();
+      st.mu = x + sc.at(0);
+      st.A = reinterpret_cast<int32_t*>(x + sc.at(1));
+      st.s1h = reinterpret_cast<int32_t*>(x + sc.at(2));
+      st.s2h = reinterpret_cast<int32_t*>(x + sc.at(3));
+      st.t0h = reinterpret_cast<int32_t*>(x + sc.at(4));
+      st.y = reinterpret_cast<int32_t*>(x + sc.at(5));
+      st.w0 = reinterpret_cast<int32_t*>(x + sc.at(6));
+      st.w1 = x + sc.at(7);
+      st.w1p = x + sc.at(8);
+      st.c = reinterpret_cast<int8_t*>(x + sc.at(9));
+      st.ctilde = x + sc.at(10);
+      st.rhopp = x + sc.at(11);
+      st.kappa = reinterpret_cast<uint32_t*>(x + sc.at(12));
+      st.active = reinterpret_cast<uint32_t*>(x + sc.at(13));
+      st.next = reinterpret_cast<uint32_t*>(x + sc.at(14));
+      st.count = reinterpret_cast<uint32_t*>(x + sc.at(15));
+      sign_chunk<P>(st, lay.n, s.stream, *s.trace);
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t n = p.end - first;
+      const size_t ok_at = align64(n * P::SIG_BYTES);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+      for (int64_t j = 0; j < int64_t(n); ++j) {
+        const size_t i = todo[first + size_t(j)];
+        ok[i] = h[ok_at + size_t(j)];
+        std::memcpy(sigs + i * P::SIG_BYTES, h + size_t(j) * P::SIG_BYTES, P::SIG_BYTES);
+      }
+    };
+    sign_pipeline().run("mldsa sign", todo.size(), plan, pack, launch, deliver);
   });
 }
 

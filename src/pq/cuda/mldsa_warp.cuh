@@ -4,6 +4,7 @@
 // is the core's (ntt_butterfly, invntt_butterfly, montgomery_reduce, keccak_permute), so results
 // are the CPU's bit for bit; only the order of the independent steps differs.
 #pragma once
+#include "pq/cuda/pq_warp.cuh"
 #include "core/keccak/keccak.hpp"
 #include "core/mldsa/params.hpp"
 #include "zkgpu/status.hpp"
@@ -18,13 +19,9 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 __device__ __forceinline__ void ntt(int32_t* a, int lane) {
 #pragma unroll
   for (int len = 128; len > 0; len >>= 1) {
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      const int b = lane + 32 * t;  // butterfly index 0..127
-      const int g = b / len, j = 2 * len * g + b % len;
-      mldsa::ntt_butterfly(a[j], a[j + len], mldsa::ntt_zeta(len, g));
-    }
-    __syncwarp();
+    warp_ntt_layer(a, len, lane, [&](int32_t& x, int32_t& y, int g) {
+      mldsa::ntt_butterfly(x, y, mldsa::ntt_zeta(len, g));
+    });
   }
 }
 
@@ -32,13 +29,9 @@ __device__ __forceinline__ void ntt(int32_t* a, int lane) {
 __device__ __forceinline__ void invntt_tomont(int32_t* a, int lane) {
 #pragma unroll
   for (int len = 1; len < N; len <<= 1) {
-#pragma unroll
-    for (int t = 0; t < 4; ++t) {
-      const int b = lane + 32 * t;
-      const int g = b / len, j = 2 * len * g + b % len;
-      mldsa::invntt_butterfly(a[j], a[j + len], mldsa::invntt_zeta(len, g));
-    }
-    __syncwarp();
+    warp_ntt_layer(a, len, lane, [&](int32_t& x, int32_t& y, int g) {
+      mldsa::invntt_butterfly(x, y, mldsa::invntt_zeta(len, g));
+    });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mldsa::invntt_scale(a[lane + 32 * t]);
