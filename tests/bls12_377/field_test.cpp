@@ -30,20 +30,24 @@ TEST(Bls12377Field, U32AndPtxChainMontgomeryMatchU64) {
   for (int i = 0; i < 2000; ++i) {
     Fp a = random_fp(rng), b = random_fp(rng);
     if (i == 0) a = -Fp::one(), b = -Fp::one();
-    Fp x{}, y{}, z{};
+    Fp x{}, y{}, z{}, e{};
     Fp::mont_mul_u64(x.l, a.l, b.l);
     Fp::mont_mul_u32(y.l, a.l, b.l);
-    Fp::mont_mul_u32_chain(z.l, a.l, b.l);  // the GPU's PTX sequence, carry flag emulated
+    Fp::mont_mul_u32_chain(z.l, a.l, b.l);
+    Fp::mont_mul_u32_evenodd(e.l, a.l, b.l);  // the GPU's PTX sequence, carry flag emulated
     ASSERT_EQ(x, y) << i;
     ASSERT_EQ(x, z) << i;
+    ASSERT_EQ(x, e) << i;
     Fr c = random_fr(rng), d = random_fr(rng);
     if (i == 1) c = -Fr::one(), d = -Fr::one();
-    Fr u{}, v{}, w{};
+    Fr u{}, v{}, w{}, q{};
     Fr::mont_mul_u64(u.l, c.l, d.l);
     Fr::mont_mul_u32(v.l, c.l, d.l);
     Fr::mont_mul_u32_chain(w.l, c.l, d.l);
+    Fr::mont_mul_u32_evenodd(q.l, c.l, d.l);
     ASSERT_EQ(u, v) << i;
     ASSERT_EQ(u, w) << i;
+    ASSERT_EQ(u, q) << i;
   }
 }
 

@@ -76,6 +76,23 @@ TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
 }
 
+// The chunked bucket sums at both extremes of run length: a narrow window (every bucket spans many
+// chunks, several levels of partial sums) and a wide one (most buckets shorter than a chunk, runs
+// starting and ending inside chunks), on a size that is not a power of two, both input paths.
+TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(47);
+  const size_t n = (size_t{1} << 17) + 7;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+  for (unsigned c : {3u, 9u, 17u, 20u}) {
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
+    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda, c)), expect) << "from host, c = " << c;
+  }
+}
+
 // Edge cases and skewed scalars: all scalars equal puts every digit of a window in one bucket,
 // which the segmented accumulation must split over threads and levels.
 TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
@@ -140,6 +157,28 @@ TEST(Bls12377MsmGpu, DeviceResidentInputs) {
   d_scalars.upload(in.scalars.data(), n);
   G1Affine got = msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_scalars.data(), n);
   EXPECT_EQ(got, expected_msm(in.dlogs, in.scalars));
+}
+
+// Resident bases get a window table (2^(c*j) * P per window, one shared bucket set); the same
+// bases with another window take the per-window buckets. Both must match the CPU, at sizes that
+// are not powers of two and with a partial last batch of the table kernel.
+TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(48);
+  for (size_t n : {size_t{1}, size_t{77}, size_t{4099}, (size_t{1} << 15) + 1}) {
+    Input in = random_input(n, rng);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+    ASSERT_EQ(t, bls12_377::cuda::table_window_bits(n)) << "n = " << n;  // small tables always fit
+    G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expect) << "table, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t)), expect) << "table by its window, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
+    std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
+    EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+  }
 }
 
 TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {

@@ -143,6 +143,11 @@ struct CarryChain {
     asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
   }
+  __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+  }
   __device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
     uint32_t r;
     asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
@@ -186,6 +191,9 @@ struct CarryChain {
   }
   uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
     return set(((static_cast<uint64_t>(a) * b) >> 32) + c + cf);
+  }
+  uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {  // no carry out
+    return static_cast<uint32_t>(((static_cast<uint64_t>(a) * b) >> 32) + c + cf);
   }
   uint32_t addc(uint32_t a, uint32_t b) { return static_cast<uint32_t>(uint64_t{a} + b + cf); }
   uint32_t addc_cc(uint32_t a, uint32_t b) { return set(uint64_t{a} + b + cf); }
@@ -492,10 +500,117 @@ struct MontField {
     reduce_once(out);
   }
 
+  // The GPU multiplication: the same 32-bit CIOS with the running value split by the parity of the
+  // a-limb (sppark's mont_t layout). even[] takes a[j]*bi for even j (low half at word j, high half
+  // at j+1) and odd[] the odd j (words j..j+1, stored one word down), so each a[j]*bi is one
+  // mad.lo.cc / madc.hi.cc pair on two fresh accumulator words in a single carry chain, which ptxas
+  // fuses into one 64-bit IMAD.WIDE with carry in and out (the form above needs two chains per
+  // product and about four SASS instructions per 32x32 product). Each step adds a*bi and mi*p, and
+  // the one-word shift is a role swap: the odd words become the even ones of the next step, and the
+  // old even words (low word now zero) become its odd ones, shifted down one word during the next
+  // a*bi chain. No carry leaves the top word: every intermediate value is below 2^32 * 2m + 2m, and
+  // 2m < 2^(32M - 1) (the no-carry condition above).
+  ZKGPU_HD static void mont_mul_u32_evenodd(uint64_t* out, const uint64_t* a64, const uint64_t* b64) {
+    constexpr int M = 2 * N;
+    const auto mod = Cfg::modulus();
+    uint32_t a[M], b[M], p[M], even[M], odd[M];
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) {
+      a[2 * i] = static_cast<uint32_t>(a64[i]);
+      a[2 * i + 1] = static_cast<uint32_t>(a64[i] >> 32);
+      b[2 * i] = static_cast<uint32_t>(b64[i]);
+      b[2 * i + 1] = static_cast<uint32_t>(b64[i] >> 32);
+      p[2 * i] = static_cast<uint32_t>(mod.l[i]);
+      p[2 * i + 1] = static_cast<uint32_t>(mod.l[i] >> 32);
+    }
+    CarryChain cc;
+    ZKGPU_UNROLL
+    for (int i = 0; i < M; i += 2) {
+      evenodd_step(cc, even, odd, a, p, b[i], i == 0);
+      evenodd_step(cc, odd, even, a, p, b[i + 1], false);
+    }
+    // The value is even[0..M) + odd[1..M) (odd[1] at word 0): one carry chain, then t < 2m -> t mod m.
+    even[0] = cc.add_cc(even[0], odd[1]);
+    ZKGPU_UNROLL
+    for (int j = 1; j < M - 1; ++j) even[j] = cc.addc_cc(even[j], odd[j + 1]);
+    even[M - 1] = cc.addc(even[M - 1], 0);
+    uint32_t d[M];
+    d[0] = cc.sub_cc(even[0], p[0]);
+    ZKGPU_UNROLL
+    for (int j = 1; j < M; ++j) d[j] = cc.subc_cc(even[j], p[j]);
+    const uint32_t keep = cc.subc(0, 0);  // all ones when t < m (the subtraction borrowed)
+    ZKGPU_UNROLL
+    for (int i = 0; i < N; ++i) {
+      const uint32_t lo = (even[2 * i] & keep) | (d[2 * i] & ~keep);
+      const uint32_t hi = (even[2 * i + 1] & keep) | (d[2 * i + 1] & ~keep);
+      out[i] = lo | (static_cast<uint64_t>(hi) << 32);
+    }
+  }
+  // One CIOS step of mont_mul_u32_evenodd: e holds words 0..M-1 and o (one word down, o[k] at word
+  // k-1) the rest of the running value; afterwards e[0] is zero and the value divided by 2^32 is
+  // e[1..M) (at words 0..M-2) plus o[0..M) (at words 0..M-1), so the caller swaps the roles.
+  ZKGPU_HD static void evenodd_step(CarryChain& cc, uint32_t* e, uint32_t* o, const uint32_t* a, const uint32_t* p,
+                                    uint32_t bi, bool first) {
+    constexpr int M = 2 * N;
+    if (first) {  // the running value is zero: plain products, no carries
+      ZKGPU_UNROLL
+      for (int j = 0; j < M; j += 2) {
+        e[j] = a[j] * bi;
+        e[j + 1] = mul_hi(a[j], bi);
+        o[j] = a[j + 1] * bi;
+        o[j + 1] = mul_hi(a[j + 1], bi);
+      }
+    } else {
+      // Word 0 of the value is e[0] + o[1]; its carry starts the odd chain, which adds a[odd]*bi
+      // while moving o down one word.
+      e[0] = cc.add_cc(e[0], o[1]);
+      ZKGPU_UNROLL
+      for (int j = 0; j < M - 2; j += 2) {
+        o[j] = cc.madc_lo_cc(a[j + 1], bi, o[j + 2]);
+        o[j + 1] = cc.madc_hi_cc(a[j + 1], bi, o[j + 3]);
+      }
+      o[M - 2] = cc.madc_lo_cc(a[M - 1], bi, 0);
+      o[M - 1] = cc.madc_hi(a[M - 1], bi, 0);
+      e[0] = cc.mad_lo_cc(a[0], bi, e[0]);
+      e[1] = cc.madc_hi_cc(a[0], bi, e[1]);
+      ZKGPU_UNROLL
+      for (int j = 2; j < M; j += 2) {
+        e[j] = cc.madc_lo_cc(a[j], bi, e[j]);
+        e[j + 1] = cc.madc_hi_cc(a[j], bi, e[j + 1]);
+      }
+      o[M - 1] = cc.addc(o[M - 1], 0);  // the even chain's carry lands on word M (o[M-1])
+    }
+    // += mi*p with mi chosen so that word 0 becomes zero. The odd chain's carry out of word M is
+    // zero (the value stays below 2^(32(M+1))); the even chain's lands on word M.
+    const uint32_t mi = e[0] * Cfg::INV32;
+    o[0] = cc.mad_lo_cc(p[1], mi, o[0]);
+    o[1] = cc.madc_hi_cc(p[1], mi, o[1]);
+    ZKGPU_UNROLL
+    for (int j = 2; j < M; j += 2) {
+      o[j] = cc.madc_lo_cc(p[j + 1], mi, o[j]);
+      o[j + 1] = cc.madc_hi_cc(p[j + 1], mi, o[j + 1]);
+    }
+    e[0] = cc.mad_lo_cc(p[0], mi, e[0]);
+    e[1] = cc.madc_hi_cc(p[0], mi, e[1]);
+    ZKGPU_UNROLL
+    for (int j = 2; j < M; j += 2) {
+      e[j] = cc.madc_lo_cc(p[j], mi, e[j]);
+      e[j + 1] = cc.madc_hi_cc(p[j], mi, e[j + 1]);
+    }
+    o[M - 1] = cc.addc(o[M - 1], 0);
+  }
+  ZKGPU_HD static uint32_t mul_hi(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __umulhi(a, b);
+#else
+    return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+#endif
+  }
+
   ZKGPU_HD constexpr MontField operator*(const MontField& o) const {
     MontField r{};
 #if defined(__CUDA_ARCH__)
-    mont_mul_u32_chain(r.l, l, o.l);
+    mont_mul_u32_evenodd(r.l, l, o.l);
 #else
 #if ZKGPU_BLS_X86 && ZKGPU_BLS_X86_MULX
     if constexpr (N == 6) {

@@ -11,8 +11,14 @@
 
 namespace zkgpu::bls12_377::cuda {
 
+// Uploads the bases and, when it fits in half of the free device memory, builds their window table
+// (2^(c*j) * P for every window j, c = table_window_bits(n)): MSMs on these bases with c = 0 (or that
+// c) then add every window into one shared bucket set.
 std::shared_ptr<detail::DeviceBases> upload_bases(const TePrecomputed* points, size_t n);
 const TePrecomputed* device_points(const detail::DeviceBases& b);
+unsigned table_window_bits(size_t n);
+// The window size of b's table; 0 when b has none.
+unsigned window_table_bits(const detail::DeviceBases& b);
 
 // c = 0 picks the window from n.
 unsigned default_window_bits(size_t n);

@@ -13,7 +13,8 @@ namespace {
 
 // Thread t adds bases[(t + k*threads) mod n_bases] for k < adds: neighbouring threads read
 // neighbouring bases (coalesced), and every addition depends only on its own accumulator.
-__global__ void padd_stream_kernel(const TePrecomputed* bases, uint32_t n_bases, uint32_t threads, uint32_t adds,
+// 128 registers (8 bytes of spills) instead of 130: 16 warps per SM instead of 12.
+__global__ void __launch_bounds__(128, 4) padd_stream_kernel(const TePrecomputed* bases, uint32_t n_bases, uint32_t threads, uint32_t adds,
                                    TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
