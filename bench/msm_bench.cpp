@@ -130,6 +130,25 @@ void BM_PaddCpuLatency(benchmark::State& st) {
 }
 BENCHMARK(BM_PaddCpuLatency);
 
+// One Fp multiplication, 4 independent chains (the MSM keeps several in flight): the portable
+// 128-bit-product CIOS against the operator the CPU MSM uses (MULX/ADX where cpuid allows;
+// ZKGPU_BLS_NO_ADX=1 makes both rows portable).
+template <bool Portable>
+void BM_FpMul(benchmark::State& st) {
+  Fp acc[4] = {Fp::from_u64(3), Fp::from_u64(5), Fp::from_u64(7), Fp::from_u64(11)};
+  const Fp b = padd_bases()[0].kt;
+  for (auto _ : st) {
+    for (auto& a : acc) {
+      if constexpr (Portable) Fp::mont_mul_u64(a.l, a.l, b.l);
+      else a *= b;
+    }
+    benchmark::DoNotOptimize(acc);
+  }
+  st.SetItemsProcessed(static_cast<int64_t>(4 * st.iterations()));
+}
+BENCHMARK_TEMPLATE(BM_FpMul, true)->Name("BM_FpMulPortable");
+BENCHMARK_TEMPLATE(BM_FpMul, false)->Name("BM_FpMulHost");
+
 // Independent additions: range(0) threads, 8 accumulators each.
 void BM_PaddCpuThroughput(benchmark::State& st) {
   const unsigned threads = st.range(0) ? static_cast<unsigned>(st.range(0)) : static_cast<unsigned>(omp_get_max_threads());

@@ -138,8 +138,6 @@ int run_bench(const PqBenchOptions& o) {
                                       [&] { mlkem_keygen_batch(set, seeds, ek, dk, backend); }));
       rows.push_back(pq_bench_measure(o, to_string(set), "encaps", b, threads,
                                       [&] { mlkem_encaps_batch(set, ek, m, c, k, st, backend); }));
-      // Decapsulation's CUDA path is disabled (mlkem_decaps_batch): the GPU rows leave it out.
-      if (backend == Backend::Cuda) continue;
       rows.push_back(pq_bench_measure(o, to_string(set), "decaps", b, threads,
                                       [&] { mlkem_decaps_batch(set, dk, c, k2, st, backend); }));
       if (k != k2) throw Error(ErrorCode::InvalidArgument, "mlkem bench: decapsulated keys differ from encapsulated ones");

@@ -52,8 +52,9 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
 // ZKGPU_ED25519_CROSSOVER_FILE (`zkgpu ed25519 bench --save-crossover FILE` writes it), else
 // ED25519_GPU_CROSSOVER_DEFAULT. Read once per process.
 // Measured on the H200 machine (16-thread Xeon host) on 2026-11-30: `zkgpu ed25519 bench
-// --save-crossover` found the GPU faster from 256 signatures (BENCHMARKS.md).
-inline constexpr uint64_t ED25519_GPU_CROSSOVER_DEFAULT = 256;
+// --save-crossover` found the GPU faster from 128 signatures with the fixed-window kernels
+// (256 before them; BENCHMARKS.md).
+inline constexpr uint64_t ED25519_GPU_CROSSOVER_DEFAULT = 128;
 uint64_t ed25519_gpu_crossover();
 
 // ZIP-215 random-linear-combination batch check (CPU): true iff

@@ -1,11 +1,13 @@
 // ML-DSA batches: input checks and mu on the CPU, then the CPU backend (OpenMP over items; a
 // dynamic schedule, as signing time varies with the rejected attempts) or the CUDA kernels, both
 // calling core/mldsa per item. Auto picks the GPU from the per-operation crossovers of pq_common.hpp.
+// The CPU runs the core algorithms with the host samplers (pq/cpu/mldsa_cpu.hpp: four SHAKE
+// streams at a time), the kernels with the portable ones; both give the same bytes.
 #include <cstring>
-
-#include "core/mldsa/dsa.hpp"
 #include <vector>
 
+#include "core/mldsa/dsa.hpp"
+#include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
 #include "zkgpu/mldsa.hpp"
@@ -62,7 +64,10 @@ void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<
   }
   with_params(set, [&]<class P>() {
 #pragma omp parallel for schedule(static) if (n > 1)
-    for (size_t i = 0; i < n; ++i) mldsa::keygen<P>(pk.data() + i * sz.pk, sk.data() + i * sz.sk, seeds.data() + i * 32);
+    for (size_t i = 0; i < n; ++i) {
+      pq::cpu::MlDsaOps ops;
+      mldsa::keygen_with<P>(ops, pk.data() + i * sz.pk, sk.data() + i * sz.sk, seeds.data() + i * 32);
+    }
   });
 }
 
@@ -74,14 +79,14 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
   pq::check_items(status, n, 1, "mldsa sign", "status");
   const bool gpu = resolve_backend(backend, n, pq::MLDSA_SIGN_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
-    // Per item on the CPU: the input checks and mu (the message may be long; the GPU gets mu).
-    std::vector<uint8_t> mus(n * 64), rnds(n * 32), ok(n);
+    // Per item on the CPU: the input checks, and for the CPU backend mu (the GPU computes mu).
+    std::vector<uint8_t> mus(gpu ? 0 : n * 64), rnds(gpu ? 0 : n * 32), ok(n);
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
       const MlDsaSignItem& it = items[i];
       ok[i] = it.sk.size() == P::SK_BYTES && (it.rnd.empty() || it.rnd.size() == 32) &&
               (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
-      if (!ok[i]) continue;
+      if (!ok[i] || gpu) continue;
       if (it.external_mu)
         std::memcpy(&mus[i * 64], it.msg.data(), 64);
       else
@@ -91,26 +96,16 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
     }
     if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      std::vector<size_t> idx;  // accepted items, packed for the device
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) idx.push_back(i);
-      std::vector<uint8_t> sk(idx.size() * P::SK_BYTES), mu(idx.size() * 64), rnd(idx.size() * 32),
-          sig(idx.size() * P::SIG_BYTES), good(idx.size());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        std::memcpy(&sk[j * P::SK_BYTES], items[idx[j]].sk.data(), P::SK_BYTES);
-        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
-        std::memcpy(&rnd[j * 32], &rnds[idx[j] * 32], 32);
-      }
-      cuda::mldsa_sign(level(set), idx.size(), sk.data(), mu.data(), rnd.data(), sig.data(), good.data());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        ok[idx[j]] = good[j];
-        std::memcpy(sigs.data() + idx[j] * sz.sig, &sig[j * P::SIG_BYTES], P::SIG_BYTES);
-      }
+      cuda::mldsa_sign_items(level(set), items, sigs.data(), ok.data());
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 4) if (n > 1)
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) ok[i] = mldsa::sign_mu<P>(sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
+      for (size_t i = 0; i < n; ++i) {
+        pq::cpu::MlDsaOps ops;
+        if (ok[i])
+          ok[i] = mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64],
+                                         &rnds[i * 32]);
+      }
     }
     for (size_t i = 0; i < n; ++i) {
       if (!ok[i]) std::memset(sigs.data() + i * sz.sig, 0, sz.sig);
@@ -125,13 +120,14 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
   pq::check_items(ok, n, 1, "mldsa verify", "results");
   const bool gpu = resolve_backend(backend, n, pq::MLDSA_VERIFY_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
   with_params(set, [&]<class P>() {
-    std::vector<uint8_t> mus(n * 64);
+    // The GPU path gets only the length checks here: it computes tr and mu on the device.
+    std::vector<uint8_t> mus(gpu ? 0 : n * 64);
 #pragma omp parallel for schedule(static) if (n > 1)
     for (size_t i = 0; i < n; ++i) {
       const MlDsaVerifyItem& it = items[i];
       ok[i] = it.pk.size() == P::PK_BYTES && it.sig.size() == P::SIG_BYTES &&
               (it.external_mu ? it.msg.size() == 64 : it.ctx.size() <= MlDsaSizes::max_ctx);
-      if (!ok[i]) continue;
+      if (!ok[i] || gpu) continue;
       if (it.external_mu) {
         std::memcpy(&mus[i * 64], it.msg.data(), 64);
       } else {
@@ -139,24 +135,12 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
         keccak::shake256(tr, 64, it.pk.data(), P::PK_BYTES);
         mldsa::compute_mu(&mus[i * 64], tr, it.ctx.data(), uint8_t(it.ctx.size()), it.msg.data(), it.msg.size());
       }
-      if (!gpu) ok[i] = mldsa::verify_mu<P>(it.pk.data(), &mus[i * 64], it.sig.data());
+      pq::cpu::MlDsaOps ops;
+      ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
-    if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      std::vector<size_t> idx;
-      for (size_t i = 0; i < n; ++i)
-        if (ok[i]) idx.push_back(i);
-      std::vector<uint8_t> pk(idx.size() * P::PK_BYTES), mu(idx.size() * 64), sig(idx.size() * P::SIG_BYTES),
-          good(idx.size());
-      for (size_t j = 0; j < idx.size(); ++j) {
-        std::memcpy(&pk[j * P::PK_BYTES], items[idx[j]].pk.data(), P::PK_BYTES);
-        std::memcpy(&mu[j * 64], &mus[idx[j] * 64], 64);
-        std::memcpy(&sig[j * P::SIG_BYTES], items[idx[j]].sig.data(), P::SIG_BYTES);
-      }
-      cuda::mldsa_verify(level(set), idx.size(), pk.data(), mu.data(), sig.data(), good.data());
-      for (size_t j = 0; j < idx.size(); ++j) ok[idx[j]] = good[j];
+    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data());
 #endif
-    }
   });
 }
 

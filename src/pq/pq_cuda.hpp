@@ -1,11 +1,15 @@
 // Host-facing entry points of the ML-KEM / ML-DSA CUDA kernels (src/pq/cuda/*.cu), plain C++ so
 // the batch front ends can call them; declared for every build, defined only with ZKGPU_HAVE_CUDA.
-// All pointers are host memory with items packed back to back, as in the public batch API. Each
-// function uploads, runs one thread per item over the same src/core code as the CPU backend, and
-// downloads; results are byte-identical to the CPU. Errors throw zkgpu::Error.
+// All pointers are host memory with items packed back to back, as in the public batch API. The
+// kernels run the same src/core steps as the CPU backend (docs/pq-gpu.md), most calls in chunks
+// that overlap transfers and kernels; results are byte-identical to the CPU. Errors throw
+// zkgpu::Error.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
+
+#include "zkgpu/mldsa.hpp"
 
 namespace zkgpu::cuda {
 
@@ -13,10 +17,23 @@ namespace zkgpu::cuda {
 void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk);
 void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok);
 void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok);
+// Decapsulation with its intermediates, for the GPU tests' diagnostics: variant 0 = mlkem::decaps
+// fused in one thread (only ok and key are written), 1 = the same steps as four thread-per-item
+// kernels, 2 = the steps fused in one thread (c' in a thread-local array), 3 = the warp kernels
+// mlkem_decaps runs (c2 is not written), 4 = as 2 with c' written to global memory. Per item: ok (1), mh = m' || h (64), kr = K' || r' (64), c2 = re-encryption (c bytes),
+// kbar = J(z || c) (32), key (32).
+void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
+                        uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key);
 
 // level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
 void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok);
-void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok);
+// Signs the items i with ok[i] == 1 (lengths and context size already checked by the caller) into
+// sigs + i * SIG_BYTES and sets ok[i] (0: malformed expanded key or the kappa limit); items with
+// ok[i] == 0 are left alone. mu is computed on the device; an empty rnd means deterministic.
+void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok);
+// Verifies the items i with ok[i] == 1 (lengths and context size already checked by the caller) and
+// sets ok[i] to the result; items with ok[i] == 0 are left alone. tr and mu are computed on the
+// device (or the external mu is used), in chunks that overlap packing, transfers and kernels.
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok);
 
 }  // namespace zkgpu::cuda

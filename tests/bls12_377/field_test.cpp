@@ -74,6 +74,95 @@ TEST(Bls12377Field, U32ChainAddSubMatchU64) {
   }
 }
 
+// Raw 6-limb values (< p) at the edges of the range: 0, 1, 2, R mod p, p - 1, p - 2, 2^376, the
+// largest value with p's top word minus one (just below 2^377), and random ones.
+std::vector<Fp> fp_edge_values(Rng& rng) {
+  const FpRepr p = FpConfig::modulus();
+  auto raw = [](FpRepr v) { return Fp::from_raw(v.l); };
+  std::vector<Fp> v = {raw({{0, 0, 0, 0, 0, 0}}), raw({{1, 0, 0, 0, 0, 0}}), raw({{2, 0, 0, 0, 0, 0}}), Fp::one()};
+  FpRepr pm = p;
+  pm.l[0] -= 1;
+  v.push_back(raw(pm));
+  pm.l[0] -= 1;
+  v.push_back(raw(pm));
+  v.push_back(raw({{0, 0, 0, 0, 0, uint64_t{1} << 56}}));
+  FpRepr top = {{~0ull, ~0ull, ~0ull, ~0ull, ~0ull, p.l[5] - 1}};
+  v.push_back(raw(top));
+  top.l[0] = 0;
+  v.push_back(raw(top));
+  for (int i = 0; i < 23; ++i) v.push_back(random_fp(rng));
+  return v;
+}
+
+#if ZKGPU_BLS_X86
+// The host MULX/ADX multiply and the branch-free add/sub against the portable u64 forms, on every
+// pair of edge values, with the output aliasing an input as operator*= does.
+TEST(Bls12377Field, X86ArithmeticMatchesPortable) {
+  Rng rng(6);
+  const std::vector<Fp> v = fp_edge_values(rng);
+  const bool adx = ZKGPU_BLS_X86_MULX && x86::HAVE_BMI2_ADX;
+  for (const Fp& a : v) {
+    for (const Fp& b : v) {
+      Fp want{}, got{};
+      Fp::add_u64(want.l, a.l, b.l);
+      x86::add6<FpConfig>(got.l, a.l, b.l);
+      ASSERT_EQ(got, want);
+      Fp::sub_u64(want.l, a.l, b.l);
+      x86::sub6<FpConfig>(got.l, a.l, b.l);
+      ASSERT_EQ(got, want);
+      if (!adx) continue;
+#if ZKGPU_BLS_X86_MULX
+      Fp::mont_mul_u64(want.l, a.l, b.l);
+      x86::mont_mul6<FpConfig>(got.l, a.l, b.l);
+      ASSERT_EQ(got, want);
+      got = a;
+      x86::mont_mul6<FpConfig>(got.l, got.l, b.l);
+      ASSERT_EQ(got, want);
+      got = b;
+      x86::mont_mul6<FpConfig>(got.l, a.l, got.l);
+      ASSERT_EQ(got, want);
+#endif
+    }
+  }
+  for (int i = 0; i < 20000; ++i) {
+    Fp a = random_fp(rng), b = random_fp(rng), want{}, got{};
+    Fp::add_u64(want.l, a.l, b.l);
+    x86::add6<FpConfig>(got.l, a.l, b.l);
+    ASSERT_EQ(got, want) << i;
+    Fp::sub_u64(want.l, a.l, b.l);
+    x86::sub6<FpConfig>(got.l, a.l, b.l);
+    ASSERT_EQ(got, want) << i;
+    if (!adx) continue;
+#if ZKGPU_BLS_X86_MULX
+    Fp::mont_mul_u64(want.l, a.l, b.l);
+    x86::mont_mul6<FpConfig>(got.l, a.l, b.l);
+    ASSERT_EQ(got, want) << i;
+#endif
+  }
+  if (!adx) GTEST_SKIP() << "no BMI2/ADX on this CPU, ZKGPU_BLS_NO_ADX set or an unoptimised build: only add/sub were checked";
+}
+#endif
+
+// The operators (whatever path they take on this host) against the portable forms.
+TEST(Bls12377Field, OperatorsMatchPortableOnEdgeValues) {
+  Rng rng(7);
+  const std::vector<Fp> v = fp_edge_values(rng);
+  for (const Fp& a : v) {
+    for (const Fp& b : v) {
+      Fp s{}, d{}, m{};
+      Fp::add_u64(s.l, a.l, b.l);
+      Fp::sub_u64(d.l, a.l, b.l);
+      Fp::mont_mul_u64(m.l, a.l, b.l);
+      ASSERT_EQ(a + b, s);
+      ASSERT_EQ(a - b, d);
+      ASSERT_EQ(a * b, m);
+      Fp t{};
+      Fp::mont_mul_u32_chain(t.l, a.l, b.l);  // the GPU sequence on the same edge values
+      ASSERT_EQ(t, m);
+    }
+  }
+}
+
 TEST(Bls12377Field, FieldLaws) {
   Rng rng(3);
   for (int i = 0; i < 200; ++i) {

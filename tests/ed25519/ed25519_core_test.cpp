@@ -137,11 +137,22 @@ TEST(Ed25519Core, TenLimbFieldEqualsFiftyOneBitField) {
   EXPECT_TRUE(same(fe_pow22523(fe_from51<Fe10>(x)), fe_pow22523(x)));
 }
 
-// The whole verifier over the GPU's field, run on the host: every labelled edge case and the
+// The whole verifier over the GPU's field, run on the host with both double-scalar methods (the
+// CPU's sliding windows and the GPU kernels' fixed windows): every labelled edge case and the
 // SUPERCOP answers in every mode, so the device arithmetic is checked without a GPU.
-TEST(Ed25519Core, VerifierOverTenLimbFieldMatchesLabels) {
-  GePrecomp<Fe10> table[BASE_TABLE_SIZE];
-  ed25519_base_table(table);
+// A product policy that computes pairs in the other order (as lanes that finish out of order).
+struct ReversedPair : SerialMul<Fe10> {
+  template <class T, class Fn>
+  void pair(T out[2], const Fn& fn) const {
+    out[1] = fn(1);
+    out[0] = fn(0);
+  }
+};
+
+// Both verifier orders of work: ed25519_verify (the CPU's) and ed25519_verify_decoding_r (the
+// GPU kernels').
+template <class Table>
+void expect_verifier_matches_labels(Table table) {
   const auto j = test::load_vectors("ed25519/edge_cases_labelled_by_semantics.json");
   const std::pair<VerifyMode, const char*> cols[] = {{VerifyMode::Openssl, "go_openssl_boringssl_dalek_verify"},
                                                      {VerifyMode::Strict, "dalek_verify_strict"},
@@ -151,14 +162,105 @@ TEST(Ed25519Core, VerifierOverTenLimbFieldMatchesLabels) {
     const auto pk = test::unhex(v["pk"]), sig = test::unhex(v["sig"]), msg = test::unhex(v["msg"]);
     if (pk.size() != 32 || sig.size() != 64) continue;
     for (const auto& [m, col] : cols) {
-      ASSERT_EQ(ed25519_verify(m, pk.data(), sig.data(), msg.data(), msg.size(), table), v["results"][col].get<bool>())
+      const bool want = v["results"][col].template get<bool>();
+      ASSERT_EQ(ed25519_verify(m, pk.data(), sig.data(), msg.data(), msg.size(), table), want)
           << v["set"] << " " << v["id"] << " " << col;
+      ASSERT_EQ(ed25519_verify_decoding_r(m, pk.data(), sig.data(), msg.data(), msg.size(), table), want)
+          << v["set"] << " " << v["id"] << " " << col << " (decoding R)";
+      ASSERT_EQ(ed25519_verify_decoding_r(m, pk.data(), sig.data(), msg.data(), msg.size(), table, ReversedPair{}), want)
+          << v["set"] << " " << v["id"] << " " << col << " (decoding R, reversed pair)";
       ++checked;
     }
   }
   EXPECT_GT(checked, 3000u);
-  for (const auto& c : test::supercop_cases())
+  for (const auto& c : test::supercop_cases()) {
     ASSERT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table)) << c.name;
+    ASSERT_TRUE(ed25519_verify_decoding_r(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table))
+        << c.name;
+  }
+}
+
+TEST(Ed25519Core, VerifierOverTenLimbFieldMatchesLabels) {
+  GePrecomp<Fe10> odd[BASE_TABLE_SIZE];
+  ed25519_base_table(odd);
+  expect_verifier_matches_labels(static_cast<const GePrecomp<Fe10>*>(odd));
+  GePrecomp<Fe10> multiples[BASE_MULTIPLES_SIZE];
+  ed25519_base_multiples(multiples);
+  expect_verifier_matches_labels(FixedBaseTable<Fe10>{multiples});
+}
+
+// The fixed windows' digits recompose to the scalar, at the edges of their ranges.
+TEST(Ed25519Core, FixedWindowDigitsRecompose) {
+  test::Rng rng(25);
+  auto check = [](const uint8_t s[32]) {
+    int8_t e16[64];
+    int16_t e256[32];
+    scalar_radix16(e16, s);
+    scalar_radix256(e256, s);
+    // Recompose both into little-endian bytes with a signed running carry.
+    uint8_t r16[32], r256[32];
+    int carry = 0;
+    for (int i = 0; i < 32; ++i) {
+      ASSERT_GE(e16[2 * i], -8);
+      ASSERT_LE(e16[2 * i + 1], i == 31 ? 8 : 7);
+      const int v = e16[2 * i] + 16 * e16[2 * i + 1] + carry;
+      r16[i] = static_cast<uint8_t>(v & 0xff);
+      carry = (v - (v & 0xff)) / 256;
+    }
+    ASSERT_EQ(carry, 0);
+    for (int i = 0; i < 32; ++i) {
+      ASSERT_GE(e256[i], -128);
+      ASSERT_LE(e256[i], i == 31 ? 128 : 127);
+      const int v = e256[i] + carry;
+      r256[i] = static_cast<uint8_t>(v & 0xff);
+      carry = (v - (v & 0xff)) / 256;
+    }
+    ASSERT_EQ(carry, 0);
+    ASSERT_EQ(std::memcmp(r16, s, 32), 0);
+    ASSERT_EQ(std::memcmp(r256, s, 32), 0);
+  };
+  uint8_t s[32] = {};
+  check(s);
+  std::memset(s, 0xff, 32);
+  s[31] = 0x7f;  // 2^255 - 1, the largest input
+  check(s);
+  std::memset(s, 0x88, 32);  // every nibble and byte at the carry boundary
+  s[31] = 0x78;
+  check(s);
+  std::memset(s, 0x80, 32);
+  s[31] = 0x70;
+  check(s);
+  for (int n = 0; n < 2000; ++n) {
+    for (auto& x : s) x = static_cast<uint8_t>(rng.u32());
+    s[31] &= 0x7f;
+    check(s);
+  }
+}
+
+// Fixed windows give the point sliding windows give, also for the extreme scalars.
+TEST(Ed25519Core, FixedWindowsEqualSlidingWindows) {
+  GePrecomp<Fe10> odd[BASE_TABLE_SIZE], multiples[BASE_MULTIPLES_SIZE];
+  ed25519_base_table(odd);
+  ed25519_base_multiples(multiples);
+  test::Rng rng(26);
+  GeP3<Fe10> p = ge_base<Fe10>();
+  for (int n = 0; n < 300; ++n) {
+    uint8_t a[32], b[32];
+    for (auto& x : a) x = static_cast<uint8_t>(rng.u32());
+    for (auto& x : b) x = static_cast<uint8_t>(rng.u32());
+    a[31] &= 0x7f;
+    b[31] &= 0x7f;
+    if (n == 0) std::memset(a, 0, 32);
+    if (n == 1) std::memset(b, 0, 32);
+    if (n == 2) std::memset(a, 0, 32), std::memset(b, 0, 32);
+    if (n == 3) std::memset(a, 0xff, 32), std::memset(b, 0xff, 32), a[31] = b[31] = 0x7f;
+    uint8_t e1[32], e2[32];
+    ge_p2_tobytes(e1, ge_p3_to_p2(ge_double_scalarmult_vartime(a, p, b, static_cast<const GePrecomp<Fe10>*>(odd))));
+    ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult(a, p, b, FixedBaseTable<Fe10>{multiples})));
+    ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << n;
+    p = ge_p1p1_to_p3(ge_add_cached(p, ge_p3_to_cached(ge_base<Fe10>()), false));  // next point: (n + 2) B
+    if (n == 5) p = ge_identity<Fe10>();
+  }
 }
 
 // A product policy other than the serial one (squares as products, operands swapped, like the
@@ -175,8 +277,9 @@ struct SwappedMul {
 };
 
 TEST(Ed25519Core, ProductPolicyDoesNotChangeResults) {
-  GePrecomp<Fe10> table[BASE_TABLE_SIZE];
+  GePrecomp<Fe10> table[BASE_TABLE_SIZE], multiples[BASE_MULTIPLES_SIZE];
   ed25519_base_table(table);
+  ed25519_base_multiples(multiples);
   test::Rng rng(24);
   for (const auto& c : test::supercop_cases("ed25519/dalek_TESTVECTORS")) {
     GeP3<Fe10> a, r;
@@ -187,6 +290,8 @@ TEST(Ed25519Core, ProductPolicyDoesNotChangeResults) {
     uint8_t e1[32], e2[32];
     ge_p2_tobytes(e1, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table)));
     ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table, SwappedMul{})));
+    ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << c.name;
+    ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult(k, a, c.sig.data() + 32, FixedBaseTable<Fe10>{multiples}, SwappedMul{})));
     ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << c.name;
     EXPECT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table,
                                SwappedMul{}));

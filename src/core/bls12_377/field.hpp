@@ -10,6 +10,16 @@
 // CPU so the tests run the same sequence). mont_mul_u32 is a plain-C form of the 32-bit algorithm.
 #pragma once
 #include "core/common.hpp"
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+// Host-only MULX/ADX multiply and branch-free add/sub for the 6-limb Fp (the portable forms below
+// stay the reference and the fallback).
+#include <type_traits>
+
+#include "core/bls12_377/field_x86.hpp"
+#define ZKGPU_BLS_X86 1
+#else
+#define ZKGPU_BLS_X86 0
+#endif
 
 namespace zkgpu::bls12_377 {
 
@@ -309,12 +319,15 @@ struct MontField {
 #if defined(__CUDA_ARCH__)
     add_u32_chain(r.l, l, o.l);
 #else
-    limbs::add<N>(r.l, l, o.l);  // no carry out: 2m < 2^(64N)
-    uint64_t t[N];
-    const auto m = Cfg::modulus();
-    if (!limbs::sub<N>(t, r.l, m.l)) {
-      for (int i = 0; i < N; ++i) r.l[i] = t[i];
+#if ZKGPU_BLS_X86
+    if constexpr (N == 6) {
+      if (!std::is_constant_evaluated()) {
+        x86::add6<Cfg>(r.l, l, o.l);
+        return r;
+      }
     }
+#endif
+    add_u64(r.l, l, o.l);
 #endif
     return r;
   }
@@ -323,12 +336,32 @@ struct MontField {
 #if defined(__CUDA_ARCH__)
     sub_u32_chain(r.l, l, o.l);
 #else
-    if (limbs::sub<N>(r.l, l, o.l)) {
-      const auto m = Cfg::modulus();
-      limbs::add<N>(r.l, r.l, m.l);
+#if ZKGPU_BLS_X86
+    if constexpr (N == 6) {
+      if (!std::is_constant_evaluated()) {
+        x86::sub6<Cfg>(r.l, l, o.l);
+        return r;
+      }
     }
 #endif
+    sub_u64(r.l, l, o.l);
+#endif
     return r;
+  }
+  // The portable CPU forms of + and - (the reference for x86::add6 / sub6 in the tests).
+  ZKGPU_HD static constexpr void add_u64(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+    limbs::add<N>(out, a, b);  // no carry out: 2m < 2^(64N)
+    uint64_t t[N];
+    const auto m = Cfg::modulus();
+    if (!limbs::sub<N>(t, out, m.l)) {
+      for (int i = 0; i < N; ++i) out[i] = t[i];
+    }
+  }
+  ZKGPU_HD static constexpr void sub_u64(uint64_t* out, const uint64_t* a, const uint64_t* b) {
+    if (limbs::sub<N>(out, a, b)) {
+      const auto m = Cfg::modulus();
+      limbs::add<N>(out, out, m.l);
+    }
   }
   ZKGPU_HD constexpr MontField operator-() const { return zero() - *this; }
   ZKGPU_HD constexpr MontField dbl() const { return *this + *this; }
@@ -579,6 +612,14 @@ struct MontField {
 #if defined(__CUDA_ARCH__)
     mont_mul_u32_evenodd(r.l, l, o.l);
 #else
+#if ZKGPU_BLS_X86 && ZKGPU_BLS_X86_MULX
+    if constexpr (N == 6) {
+      if (!std::is_constant_evaluated() && x86::HAVE_BMI2_ADX) {
+        x86::mont_mul6<Cfg>(r.l, l, o.l);
+        return r;
+      }
+    }
+#endif
     mont_mul_u64(r.l, l, o.l);
 #endif
     return r;

@@ -62,6 +62,13 @@ struct SerialMul {
     ZKGPU_UNROLL
     for (int i = 0; i < N; ++i) o[i] = fe_sq(a[i]);
   }
+  // Two independent computations of the same code, fn(0) and fn(1), into out[0..1]: one after
+  // the other here; a GPU tile runs them on two lanes at once.
+  template <class T, class Fn>
+  ZKGPU_HD void pair(T out[2], const Fn& fn) const {
+    out[0] = fn(0);
+    out[1] = fn(1);
+  }
 };
 
 template <class F, class M = SerialMul<F>>

@@ -29,8 +29,10 @@ ZKGPU_HD uint64_t keccak_rc(int round) {
 #endif
 }
 
-// FIPS 202 section 3.3: 24 rounds of theta, rho, pi, chi, iota.
-ZKGPU_HD_NOINLINE void keccak_f1600(uint64_t s[25]) {
+// FIPS 202 section 3.3: 24 rounds of theta, rho, pi, chi, iota. Inlined where it is called, so a
+// caller that holds the state in a local array indexed only by constants (the CUDA kernels that
+// run one XOF per thread) keeps all 25 lanes in registers; keccak_f1600 below is the shared copy.
+ZKGPU_HD void keccak_permute(uint64_t s[25]) {
   // rho offsets and pi destinations along the pi cycle starting at lane 1.
   constexpr unsigned ROT[24] = {1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14, 27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44};
   constexpr unsigned PI[24] = {10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4, 15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1};
@@ -62,6 +64,7 @@ ZKGPU_HD_NOINLINE void keccak_f1600(uint64_t s[25]) {
     s[0] ^= keccak_rc(round);
   }
 }
+ZKGPU_HD_NOINLINE void keccak_f1600(uint64_t s[25]) { keccak_permute(s); }
 
 // A sponge with rate `rate` bytes and domain suffix `suffix` (0x06 SHA3, 0x1F SHAKE). Absorb any
 // number of times, then squeeze any number of times; squeezing before absorbing is finished is a

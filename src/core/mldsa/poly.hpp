@@ -57,37 +57,45 @@ ZKGPU_HD int32_t zeta(int i) {
 #endif
 }
 
+// The butterflies of the two transforms, one coefficient pair each (the CUDA kernels run a layer
+// with one pair per thread): NTT (a, b) -> (a + zeta*b, a - zeta*b); inverse (a, b) ->
+// (a + b, zt*(a - b)) with zt = -zeta. zeta in the Montgomery domain.
+ZKGPU_HD void ntt_butterfly(int32_t& a, int32_t& b, int32_t zt) {
+  const int32_t t = montgomery_reduce(int64_t(zt) * b);
+  b = a - t;
+  a = a + t;
+}
+ZKGPU_HD void invntt_butterfly(int32_t& a, int32_t& b, int32_t zt) {
+  const int32_t t = a;
+  a = t + b;
+  b = montgomery_reduce(int64_t(zt) * (t - b));
+}
+// The inverse NTT's last step: 41978 = 2^64 / 256 mod q removes the pointwise products' 2^-32
+// together with the 1/256.
+ZKGPU_HD int32_t invntt_scale(int32_t a) { return montgomery_reduce(int64_t(41978) * a); }
+// Twiddle of butterfly group g in the layer of half-length len (len = 128, 64, ..., 1).
+ZKGPU_HD int32_t ntt_zeta(int len, int g) { return zeta(N / (2 * len) + g); }
+ZKGPU_HD int32_t invntt_zeta(int len, int g) { return -zeta(N / len - 1 - g); }
+
 // Algorithm 41; inputs |a| < q keep all intermediate values far inside int32.
 ZKGPU_HD_NOINLINE void ntt(Poly& p) {
   int32_t* a = p.c;
-  int k = 0;
   for (int len = 128; len > 0; len >>= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int32_t zt = zeta(++k);
-      for (int j = start; j < start + len; ++j) {
-        const int32_t t = montgomery_reduce(int64_t(zt) * a[j + len]);
-        a[j + len] = a[j] - t;
-        a[j] = a[j] + t;
-      }
+      const int32_t zt = ntt_zeta(len, start / (2 * len));
+      for (int j = start; j < start + len; ++j) ntt_butterfly(a[j], a[j + len], zt);
     }
 }
 
-// Algorithm 42 times 2^32: pointwise Montgomery products leave 2^-32, and the final factor
-// 41978 = 2^64 / 256 mod q removes it with the 1/256.
+// Algorithm 42 times 2^32 (pointwise Montgomery products leave 2^-32).
 ZKGPU_HD_NOINLINE void invntt_tomont(Poly& p) {
   int32_t* a = p.c;
-  constexpr int32_t F = 41978;
-  int k = N;
   for (int len = 1; len < N; len <<= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int32_t zt = -zeta(--k);
-      for (int j = start; j < start + len; ++j) {
-        const int32_t t = a[j];
-        a[j] = t + a[j + len];
-        a[j + len] = montgomery_reduce(int64_t(zt) * (t - a[j + len]));
-      }
+      const int32_t zt = invntt_zeta(len, start / (2 * len));
+      for (int j = start; j < start + len; ++j) invntt_butterfly(a[j], a[j + len], zt);
     }
-  for (int j = 0; j < N; ++j) a[j] = montgomery_reduce(int64_t(F) * a[j]);
+  for (int j = 0; j < N; ++j) a[j] = invntt_scale(a[j]);
 }
 
 ZKGPU_HD void poly_pointwise(Poly& r, const Poly& a, const Poly& b) {
@@ -117,13 +125,14 @@ ZKGPU_HD void poly_shiftl(Poly& r) {
 
 // 1 if some |coefficient| >= bound (coefficients reduced by reduce32), read without early exit so
 // only the verdict can leak; callers declassify that verdict (the standard allows it).
+ZKGPU_HD uint32_t coeff_exceeds(int32_t a, int32_t bound) {
+  const int32_t s = a >> 31;
+  const int32_t abs = a - (s & (2 * a));
+  return uint32_t(bound - 1 - abs) >> 31;
+}
 ZKGPU_HD uint32_t poly_norm_exceeds(const Poly& a, int32_t bound) {
   uint32_t bad = 0;
-  for (int i = 0; i < N; ++i) {
-    const int32_t s = a.c[i] >> 31;
-    const int32_t abs = a.c[i] - (s & (2 * a.c[i]));
-    bad |= uint32_t(bound - 1 - abs) >> 31;
-  }
+  for (int i = 0; i < N; ++i) bad |= coeff_exceeds(a.c[i], bound);
   return bad;
 }
 

@@ -7,6 +7,16 @@
 
 namespace zkgpu::mldsa {
 
+// The rejection step of RejNTTPoly: parses buf (len a multiple of 3) into a.c[n..256) and
+// returns the new count. Public data.
+ZKGPU_HD int rej_uniform(Poly& a, int n, const uint8_t* buf, unsigned len) {
+  for (unsigned b = 0; b + 3 <= len && n < N; b += 3) {
+    const uint32_t t = (uint32_t(buf[b]) | uint32_t(buf[b + 1]) << 8 | uint32_t(buf[b + 2]) << 16) & 0x7fffff;
+    if (t < uint32_t(Q)) a.c[n++] = int32_t(t);
+  }
+  return n;
+}
+
 // A[r][s] = RejNTTPoly(rho || s || r) (Algorithms 30, 32); public data.
 ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t s, uint8_t r) {
   keccak::Sponge xof = keccak::shake128();
@@ -17,17 +27,30 @@ ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t s, uin
   int n = 0;
   while (n < N) {
     xof.squeeze(buf, sizeof buf);
-    for (unsigned b = 0; b + 3 <= sizeof buf && n < N; b += 3) {
-      const uint32_t t = (uint32_t(buf[b]) | uint32_t(buf[b + 1]) << 8 | uint32_t(buf[b + 2]) << 16) & 0x7fffff;
-      if (t < uint32_t(Q)) a.c[n++] = int32_t(t);
-    }
+    n = rej_uniform(a, n, buf, sizeof buf);
   }
 }
 
-// RejBoundedPoly(rho' || nonce) (Algorithm 31) for eta = 2 or 4. The accept/reject decision per
-// nibble is declassified: it depends only on whether a nibble is >= 15 (or 9), which is
-// independent of the accepted coefficients; the coefficient values stay secret (n mod 5 by
-// multiply-shift, no division).
+// The rejection step of RejBoundedPoly (Algorithm 31) for eta = 2 or 4: parses the nibbles of
+// buf into a.c[n..256) and returns the new count. The accept/reject decision per nibble is
+// declassified: it depends only on whether a nibble is >= 15 (or 9), which is independent of the
+// accepted coefficients; the coefficient values stay secret (n mod 5 by multiply-shift, no
+// division).
+ZKGPU_HD int rej_eta(Poly& a, int n, const uint8_t* buf, unsigned len, int eta) {
+  for (unsigned b = 0; b < len && n < N; ++b) {
+    for (int half = 0; half < 2 && n < N; ++half) {
+      const uint32_t z = half ? uint32_t(buf[b] >> 4) : uint32_t(buf[b] & 15);
+      if (eta == 2) {
+        if (pq::ct_declassify_value(uint32_t(z < 15))) a.c[n++] = 2 - int32_t(z - ((205 * z) >> 10) * 5);
+      } else {
+        if (pq::ct_declassify_value(uint32_t(z < 9))) a.c[n++] = 4 - int32_t(z);
+      }
+    }
+  }
+  return n;
+}
+
+// RejBoundedPoly(rho' || nonce) (Algorithm 31).
 ZKGPU_HD_NOINLINE void sample_eta(Poly& a, const uint8_t rhop[64], uint16_t nonce, int eta) {
   keccak::Sponge h = keccak::shake256();
   h.absorb(rhop, 64);
@@ -37,16 +60,7 @@ ZKGPU_HD_NOINLINE void sample_eta(Poly& a, const uint8_t rhop[64], uint16_t nonc
   int n = 0;
   while (n < N) {
     h.squeeze(buf, sizeof buf);
-    for (unsigned b = 0; b < sizeof buf && n < N; ++b) {
-      for (int half = 0; half < 2 && n < N; ++half) {
-        const uint32_t z = half ? uint32_t(buf[b] >> 4) : uint32_t(buf[b] & 15);
-        if (eta == 2) {
-          if (pq::ct_declassify_value(uint32_t(z < 15))) a.c[n++] = 2 - int32_t(z - ((205 * z) >> 10) * 5);
-        } else {
-          if (pq::ct_declassify_value(uint32_t(z < 9))) a.c[n++] = 4 - int32_t(z);
-        }
-      }
-    }
+    n = rej_eta(a, n, buf, sizeof buf, eta);
   }
 }
 

@@ -15,11 +15,12 @@ ZKGPU_HD uint32_t compress(uint32_t x, int d) {
 // round(q * y / 2^d).
 ZKGPU_HD int16_t decompress(uint32_t y, int d) { return int16_t((uint32_t(Q) * y + (1u << (d - 1))) >> d); }
 
-// ByteEncode_d: 256 d-bit values, little-endian bit order, 32*d bytes.
-ZKGPU_HD_NOINLINE void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
+// ByteEncode_d / ByteDecode_d of 8 consecutive values: exactly d bytes (the unit the CUDA kernels
+// give one thread; 8 values always end on a byte boundary).
+ZKGPU_HD void byte_encode8(uint8_t* out, const uint32_t v[8], int d) {
   uint64_t acc = 0;
   int bits = 0, o = 0;
-  for (int i = 0; i < N; ++i) {
+  for (int i = 0; i < 8; ++i) {
     acc |= uint64_t(v[i]) << bits;
     bits += d;
     while (bits >= 8) {
@@ -29,12 +30,11 @@ ZKGPU_HD_NOINLINE void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
     }
   }
 }
-// ByteDecode_d without the reduction mod q (callers check or reduce as the standard says).
-ZKGPU_HD_NOINLINE void byte_decode(uint32_t v[N], const uint8_t* in, int d) {
+ZKGPU_HD void byte_decode8(uint32_t v[8], const uint8_t* in, int d) {
   uint64_t acc = 0;
   int bits = 0, o = 0;
   const uint32_t mask = (1u << d) - 1;
-  for (int i = 0; i < N; ++i) {
+  for (int i = 0; i < 8; ++i) {
     while (bits < d) {
       acc |= uint64_t(in[o++]) << bits;
       bits += 8;
@@ -43,6 +43,14 @@ ZKGPU_HD_NOINLINE void byte_decode(uint32_t v[N], const uint8_t* in, int d) {
     acc >>= d;
     bits -= d;
   }
+}
+// ByteEncode_d: 256 d-bit values, little-endian bit order, 32*d bytes.
+ZKGPU_HD_NOINLINE void byte_encode(uint8_t* out, const uint32_t v[N], int d) {
+  for (int g = 0; g < N / 8; ++g) byte_encode8(out + g * d, v + 8 * g, d);
+}
+// ByteDecode_d without the reduction mod q (callers check or reduce as the standard says).
+ZKGPU_HD_NOINLINE void byte_decode(uint32_t v[N], const uint8_t* in, int d) {
+  for (int g = 0; g < N / 8; ++g) byte_decode8(v + 8 * g, in + g * d, d);
 }
 
 // ByteEncode_12 of a polynomial with coefficients in (-q, q): canonical form first.
@@ -79,19 +87,22 @@ ZKGPU_HD void poly_decompress(Poly& r, const uint8_t* in, int d) {
 }
 
 // Decompress_1(ByteDecode_1(m)): bit b -> b * 1665, with a mask instead of a branch on m.
+ZKGPU_HD int16_t msg_coeff(uint8_t byte, int j) {
+  const int16_t mask = int16_t(-int16_t((byte >> j) & 1));
+  return int16_t(mask & ((Q + 1) / 2));
+}
 ZKGPU_HD void poly_frommsg(Poly& r, const uint8_t m[32]) {
   for (int i = 0; i < 32; ++i)
-    for (int j = 0; j < 8; ++j) {
-      const int16_t mask = int16_t(-int16_t((m[i] >> j) & 1));
-      r.c[8 * i + j] = int16_t(mask & ((Q + 1) / 2));
-    }
+    for (int j = 0; j < 8; ++j) r.c[8 * i + j] = msg_coeff(m[i], j);
+}
+// Compress_1 of 8 consecutive coefficients in (-q, q): one message byte.
+ZKGPU_HD uint8_t msg_byte(const int16_t a[8]) {
+  uint8_t byte = 0;
+  for (int j = 0; j < 8; ++j) byte |= uint8_t(compress(uint32_t(to_canonical(a[j])), 1) << j);
+  return byte;
 }
 ZKGPU_HD void poly_tomsg(uint8_t m[32], const Poly& a) {
-  for (int i = 0; i < 32; ++i) {
-    uint8_t byte = 0;
-    for (int j = 0; j < 8; ++j) byte |= uint8_t(compress(uint32_t(to_canonical(a.c[8 * i + j])), 1) << j);
-    m[i] = byte;
-  }
+  for (int i = 0; i < 32; ++i) m[i] = msg_byte(a.c + 8 * i);
 }
 
 }  // namespace zkgpu::mlkem

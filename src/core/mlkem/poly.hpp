@@ -60,57 +60,69 @@ ZKGPU_HD int16_t zeta(int i) {
 #endif
 }
 
+// The butterflies of the two transforms, one coefficient pair each (the CUDA kernels run a layer
+// with one pair per thread): NTT (a, b) -> (a + zeta*b, a - zeta*b); inverse (a, b) ->
+// (barrett(a + b), zeta*(b - a)).
+ZKGPU_HD void ntt_butterfly(int16_t& a, int16_t& b, int16_t zt) {
+  const int16_t t = fqmul(zt, b);
+  b = int16_t(a - t);
+  a = int16_t(a + t);
+}
+ZKGPU_HD void invntt_butterfly(int16_t& a, int16_t& b, int16_t zt) {
+  const int16_t t = a;
+  a = barrett_reduce(int16_t(t + b));
+  b = fqmul(zt, int16_t(b - t));
+}
+// The inverse NTT's last step: 1441 = 2^32/128 mod q removes the base products' 2^-16 and the 1/128.
+ZKGPU_HD int16_t invntt_scale(int16_t a) { return fqmul(a, 1441); }
+// Twiddle of butterfly group g in the layer of half-length len (len = 128, 64, ..., 2).
+ZKGPU_HD int16_t ntt_zeta(int len, int g) { return zeta(N / (2 * len) + g); }
+ZKGPU_HD int16_t invntt_zeta(int len, int g) { return zeta(N / len - 1 - g); }
+
 // Forward NTT (Algorithm 9). Input |coefficients| < 4096 (decoded keys may hold up to 4095);
 // output reduced to the centred range.
 ZKGPU_HD_NOINLINE void ntt(Poly& p) {
   int16_t* r = p.c;
-  int k = 1;
-  for (int len = 128; len >= 2; len >>= 1) {
+  for (int len = 128; len >= 2; len >>= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int16_t zt = zeta(k++);
-      for (int j = start; j < start + len; ++j) {
-        const int16_t t = fqmul(zt, r[j + len]);
-        r[j + len] = int16_t(r[j] - t);
-        r[j] = int16_t(r[j] + t);
-      }
+      const int16_t zt = ntt_zeta(len, start / (2 * len));
+      for (int j = start; j < start + len; ++j) ntt_butterfly(r[j], r[j + len], zt);
     }
-  }
   for (int j = 0; j < N; ++j) r[j] = barrett_reduce(r[j]);
 }
 
-// Inverse NTT (Algorithm 10) times the Montgomery factor: the base products left a 2^-16, and
-// the final scale 1441 = 2^32/128 mod q removes it together with the 1/128.
+// Inverse NTT (Algorithm 10) times the Montgomery factor (see invntt_scale).
 ZKGPU_HD_NOINLINE void invntt_tomont(Poly& p) {
   int16_t* r = p.c;
-  constexpr int16_t F = 1441;
-  int k = 127;
-  for (int len = 2; len <= 128; len <<= 1) {
+  for (int len = 2; len <= 128; len <<= 1)
     for (int start = 0; start < N; start += 2 * len) {
-      const int16_t zt = zeta(k--);
-      for (int j = start; j < start + len; ++j) {
-        const int16_t t = r[j];
-        r[j] = barrett_reduce(int16_t(t + r[j + len]));
-        r[j + len] = fqmul(zt, int16_t(r[j + len] - t));
-      }
+      const int16_t zt = invntt_zeta(len, start / (2 * len));
+      for (int j = start; j < start + len; ++j) invntt_butterfly(r[j], r[j + len], zt);
     }
-  }
-  for (int j = 0; j < N; ++j) r[j] = fqmul(r[j], F);
+  for (int j = 0; j < N; ++j) r[j] = invntt_scale(r[j]);
+}
+
+// One degree-1 base product (a0 + a1 X)(b0 + b1 X) mod (X^2 - z), unreduced: |r0|, |r1| < 2q.
+// barrett_reduce gives the exact centred representative, so any sum of these reduced once equals
+// the CPU's running reduction in any order (the CUDA kernels sum over j first).
+ZKGPU_HD void basemul_pair(int16_t& r0, int16_t& r1, int16_t a0, int16_t a1, int16_t b0, int16_t b1, int16_t z) {
+  r0 = int16_t(fqmul(fqmul(a1, b1), z) + fqmul(a0, b0));
+  r1 = int16_t(fqmul(a0, b1) + fqmul(a1, b0));
+}
+// Zeta of base product pair p (coefficients 2p, 2p+1): +-zeta(64 + p/2).
+ZKGPU_HD int16_t basemul_zeta(int p) {
+  const int16_t zt = zeta(64 + p / 2);
+  return (p & 1) ? int16_t(-zt) : zt;
 }
 
 // r += a * b in the NTT domain (Algorithms 11/12), with a 2^-16 factor from Montgomery products.
 ZKGPU_HD_NOINLINE void basemul_acc(Poly& r, const Poly& a, const Poly& b) {
-  for (int i = 0; i < N / 4; ++i) {
-    const int16_t zt = zeta(64 + i);
-    for (int s = 0; s < 2; ++s) {
-      const int16_t z = s ? int16_t(-zt) : zt;
-      const int o = 4 * i + 2 * s;
-      const int16_t a0 = a.c[o], a1 = a.c[o + 1], b0 = b.c[o], b1 = b.c[o + 1];
-      int16_t r0 = fqmul(fqmul(a1, b1), z);
-      r0 = int16_t(r0 + fqmul(a0, b0));
-      const int16_t r1 = int16_t(fqmul(a0, b1) + fqmul(a1, b0));
-      r.c[o] = barrett_reduce(int16_t(r.c[o] + r0));
-      r.c[o + 1] = barrett_reduce(int16_t(r.c[o + 1] + r1));
-    }
+  for (int p = 0; p < N / 2; ++p) {
+    const int o = 2 * p;
+    int16_t r0, r1;
+    basemul_pair(r0, r1, a.c[o], a.c[o + 1], b.c[o], b.c[o + 1], basemul_zeta(p));
+    r.c[o] = barrett_reduce(int16_t(r.c[o] + r0));
+    r.c[o + 1] = barrett_reduce(int16_t(r.c[o + 1] + r1));
   }
 }
 

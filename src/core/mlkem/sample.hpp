@@ -6,6 +6,18 @@
 
 namespace zkgpu::mlkem {
 
+// The rejection step of Algorithm 7: parses buf (len a multiple of 3) into a.c[n..256) and returns
+// the new count. Public data (rho), so its branches are fine.
+ZKGPU_HD int rej_uniform(Poly& a, int n, const uint8_t* buf, unsigned len) {
+  for (unsigned b = 0; b + 3 <= len && n < N; b += 3) {
+    const uint16_t d1 = uint16_t(buf[b] | ((buf[b + 1] & 0x0f) << 8));
+    const uint16_t d2 = uint16_t((buf[b + 1] >> 4) | (buf[b + 2] << 4));
+    if (d1 < Q) a.c[n++] = int16_t(d1);
+    if (d2 < Q && n < N) a.c[n++] = int16_t(d2);
+  }
+  return n;
+}
+
 // Algorithm 7 on rho || j || i. Works on public data (rho), so its variable running time is fine.
 ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uint8_t i) {
   keccak::Sponge xof = keccak::shake128();
@@ -16,22 +28,12 @@ ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uin
   int n = 0;
   while (n < N) {
     xof.squeeze(buf, sizeof buf);
-    for (unsigned b = 0; b + 3 <= sizeof buf && n < N; b += 3) {
-      const uint16_t d1 = uint16_t(buf[b] | ((buf[b + 1] & 0x0f) << 8));
-      const uint16_t d2 = uint16_t((buf[b + 1] >> 4) | (buf[b + 2] << 4));
-      if (d1 < Q) a.c[n++] = int16_t(d1);
-      if (d2 < Q && n < N) a.c[n++] = int16_t(d2);
-    }
+    n = rej_uniform(a, n, buf, sizeof buf);
   }
 }
 
-// Algorithm 8: coefficients sum(bits of x) - sum(bits of y) from 64*eta PRF bytes, branch-free.
-ZKGPU_HD_NOINLINE void sample_cbd(Poly& r, const uint8_t seed[32], uint8_t nonce, int eta) {
-  uint8_t buf[64 * 3];
-  keccak::Sponge prf = keccak::shake256();
-  prf.absorb(seed, 32);
-  prf.absorb_byte(nonce);
-  prf.squeeze(buf, size_t(64 * eta));
+// Algorithm 8 on 64*eta PRF bytes: coefficients sum(bits of x) - sum(bits of y), branch-free.
+ZKGPU_HD void cbd_from_bytes(Poly& r, const uint8_t* buf, int eta) {
   if (eta == 2) {
     for (int i = 0; i < N / 8; ++i) {
       const uint32_t t = uint32_t(buf[4 * i]) | uint32_t(buf[4 * i + 1]) << 8 | uint32_t(buf[4 * i + 2]) << 16 |
@@ -48,6 +50,16 @@ ZKGPU_HD_NOINLINE void sample_cbd(Poly& r, const uint8_t seed[32], uint8_t nonce
         r.c[4 * i + j] = int16_t(int((d >> (6 * j)) & 7) - int((d >> (6 * j + 3)) & 7));
     }
   }
+}
+
+// SamplePolyCBD_eta(PRF_eta(seed, nonce)).
+ZKGPU_HD_NOINLINE void sample_cbd(Poly& r, const uint8_t seed[32], uint8_t nonce, int eta) {
+  uint8_t buf[64 * 3];
+  keccak::Sponge prf = keccak::shake256();
+  prf.absorb(seed, 32);
+  prf.absorb_byte(nonce);
+  prf.squeeze(buf, size_t(64 * eta));
+  cbd_from_bytes(r, buf, eta);
 }
 
 }  // namespace zkgpu::mlkem

@@ -45,14 +45,14 @@ struct Slot {
 };
 
 struct Context {
-  DeviceBuffer<GePrecomp<DeviceFe>> table{BASE_TABLE_SIZE};
+  DeviceBuffer<GePrecomp<DeviceFe>> table{BASE_MULTIPLES_SIZE};  // 0B .. 128B
   std::array<Slot, NUM_SLOTS> slots;
   bool poison = false;
 
   Context() {
-    GePrecomp<DeviceFe> host[BASE_TABLE_SIZE];
-    ed25519_base_table(host);
-    table.upload(host, BASE_TABLE_SIZE);
+    GePrecomp<DeviceFe> host[BASE_MULTIPLES_SIZE];
+    ed25519_base_multiples(host);
+    table.upload(host, BASE_MULTIPLES_SIZE);
     ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
   }
 };
@@ -99,10 +99,10 @@ void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode
   if (ctx.poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
   if (n <= g_coop_max) {
     ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
-        dev_chunk, n, ctx.table.data(), mode, dev_out);
+        dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
   } else {
-    ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(dev_chunk, n, ctx.table.data(),
-                                                                                        mode, dev_out);
+    ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
+        dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
   }
   ZKGPU_CUDA_CHECK_LAUNCH();
 }

@@ -1,4 +1,6 @@
-// The verification kernel: one thread per signature over the shared core verifier. A chunk is one
+// The verification kernel: one thread per signature over the shared core verifier, with the
+// fixed-window double-scalar multiplication (core/ed25519/scalarmult_fixed.hpp: no divergence
+// between the signatures of a warp). A chunk is one
 // contiguous buffer (so one upload): n public keys, n signatures, n message offsets and lengths
 // (u64), then the message bytes.
 #pragma once
@@ -60,6 +62,25 @@ struct LaneMul {
       }
     exchange<N>(o, fe_mul(x, y));
   }
+  // A value of lane `src` of the tile, word by word.
+  template <class T>
+  __device__ __forceinline__ T from_lane(const T& v, int src) const {
+    static_assert(sizeof(T) % 4 == 0);
+    T r;
+    const auto* in = reinterpret_cast<const uint32_t*>(&v);
+    auto* o = reinterpret_cast<uint32_t*>(&r);
+#pragma unroll
+    for (int w = 0; w < static_cast<int>(sizeof(T) / 4); ++w) o[w] = tile.shfl(in[w], src);
+    return r;
+  }
+  // fn(0) on the even lanes and fn(1) on the odd ones (the same code, so no divergence), then
+  // every lane gets both.
+  template <class T, class Fn>
+  __device__ __forceinline__ void pair(T out[2], const Fn& fn) const {
+    const T mine = fn(static_cast<int>(tile.thread_rank() & 1));
+    out[0] = from_lane(mine, 0);
+    out[1] = from_lane(mine, 1);
+  }
   template <int N>
   __device__ __forceinline__ void sq(DeviceFe* o, const DeviceFe* a) const {
     const int k = slot<N>();
@@ -72,8 +93,7 @@ struct LaneMul {
 };
 
 __global__ void __launch_bounds__(VERIFY_BLOCK)
-    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, const GePrecomp<DeviceFe>* __restrict__ base_table,
-                          VerifyMode mode, uint8_t* __restrict__ out) {
+    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table, VerifyMode mode, uint8_t* __restrict__ out) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const ChunkLayout lay{n, 0};
@@ -84,15 +104,16 @@ __global__ void __launch_bounds__(VERIFY_BLOCK)
   for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
   const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
   const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
-  out[i] = ed25519_verify(mode, pk, sig, chunk + lay.msgs() + off, len, base_table) ? 1 : 0;
+  out[i] = ed25519_verify_decoding_r(mode, pk, sig, chunk + lay.msgs() + off, len, base_table) ? 1 : 0;
 }
 
-// The low-latency form: COOP_LANES lanes per signature (LaneMul). Decoding, hashing and the
-// final encoding run redundantly on every lane of the tile; the scalar multiplication is shared.
+// The low-latency form: COOP_LANES lanes per signature (LaneMul). A and R are decoded on two
+// lanes at once; hashing runs redundantly on every lane of the tile; the point operations' products
+// are shared.
 // (launch bounds: one block per SM is enough, so ptxas may use every register before spilling)
 __global__ void __launch_bounds__(VERIFY_BLOCK, 1)
     ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n,
-                               const GePrecomp<DeviceFe>* __restrict__ base_table, VerifyMode mode,
+                               FixedBaseTable<DeviceFe> base_table, VerifyMode mode,
                                uint8_t* __restrict__ out) {
   const LaneMul m{cooperative_groups::tiled_partition<COOP_LANES>(cooperative_groups::this_thread_block())};
   const uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / COOP_LANES;
@@ -105,7 +126,7 @@ __global__ void __launch_bounds__(VERIFY_BLOCK, 1)
   for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
   const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
   const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
-  const bool ok = ed25519_verify(mode, pk, sig, chunk + lay.msgs() + off, len, base_table, m);
+  const bool ok = ed25519_verify_decoding_r(mode, pk, sig, chunk + lay.msgs() + off, len, base_table, m);
   if (m.tile.thread_rank() == 0) out[i] = ok ? 1 : 0;
 }
 

@@ -1,13 +1,23 @@
-// ML-DSA batch kernels: thin loops over src/core/mldsa (one thread per item). Signing keeps the
-// expanded matrix A (k*l polynomials) in local memory per thread; mu is computed on the host.
+// ML-DSA key generation (one thread per item over src/core/mldsa) and verification (a warp per
+// item for the bulk of the work, see below); signing is in mldsa_sign.cu. mu comes from the host.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
 #include "core/mldsa/dsa.hpp"
-#include "pq/cuda/pq_launch.cuh"
+#include "pq/cuda/mldsa_msg.cuh"
+#include "pq/cuda/mldsa_warp.cuh"
+#include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
 
 namespace {
 using namespace pq_launch;
+using mldsa::N;
 
 template <class P>
 __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk) {
@@ -16,28 +26,213 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
   mldsa::keygen<P>(pk + i * P::PK_BYTES, sk + i * P::SK_BYTES, seeds + i * 32);
 }
 
+// Verification in three kernels. The two sequential hashes of an item (SampleInBall before, the
+// challenge hash of w1 after) run one thread per item; the bulk of the work (ExpandA's k*l SHAKE128
+// streams, the NTTs, UseHint) runs one warp per item in between, with the item's polynomials in
+// shared memory. Each kernel calls the core functions the CPU's verify_mu calls.
+
+using mldsa_msg::MsgMeta;
+
+// 1. mu (tr = H(pk, 64), then compute_mu, as the CPU front end does; or the external mu), the hint
+// encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8.
 template <class P>
-__global__ void mldsa_sign_kernel(size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig,
-                                  uint8_t* ok) {
+__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const MsgMeta* meta,
+                                      const uint8_t* blob, uint8_t* mu, int8_t* cball, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  ok[i] = mldsa::sign_mu<P>(sig + i * P::SIG_BYTES, sk + i * P::SK_BYTES, mu + i * 64, rnd + i * 32) ? 1 : 0;
+  const MsgMeta m = meta[i];
+  uint8_t tr[64];
+  if (!m.external_mu) keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
+  mldsa_msg::item_mu(mu + i * 64, tr, m, blob);
+  const uint8_t* s = sig + i * P::SIG_BYTES;
+  mldsa::Poly h[P::K];
+  ok[i] = mldsa::unpack_hint<P>(h, s + P::CTILDE_BYTES + P::L * P::Z_BYTES) ? 1 : 0;
+  mldsa::Poly c;
+  mldsa::sample_in_ball(c, s, P::CTILDE_BYTES, P::TAU);
+  for (int k = 0; k < N; ++k) cball[i * N + k] = int8_t(c.c[k]);
+}
+
+// Shared memory of one item in the warp kernel.
+template <class P>
+struct VerifyShared {
+  int32_t z[P::L][N];  // z, then NTT(z)
+  int32_t w[P::K][N];  // A NTT(z) accumulated, then w'_approx
+  int32_t c[N];        // NTT(c)
+  int32_t t[N];        // NTT(t1 * 2^d) of the current row
+  uint32_t hint[N / 32];
+};
+constexpr int VERIFY_WARPS = 2;  // items per block; 2 x 17.4 KB of shared memory at most (ML-DSA-87)
+
+// 2. The z norm check, w'_approx = NTT^-1(A NTT(z) - NTT(c) NTT(t1 * 2^d)), UseHint and w1Encode.
+// Writes the packed w1 (k * 32 * W1_BITS bytes per item) and ok = the z check.
+template <class P>
+__global__ void __launch_bounds__(32 * VERIFY_WARPS)
+    verify_core_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const int8_t* cball, const uint8_t* hint_ok,
+                       uint8_t* w1, uint8_t* ok) {
+  __shared__ VerifyShared<P> shared[VERIFY_WARPS];
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * VERIFY_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  if (!hint_ok[item]) {
+    if (lane == 0) ok[item] = 0;
+    return;
+  }
+  VerifyShared<P>& S = shared[warp];
+  const uint8_t* p = pk + item * P::PK_BYTES;
+  const uint8_t* zb = sig + item * P::SIG_BYTES + P::CTILDE_BYTES;
+  const uint8_t* hb = zb + P::L * P::Z_BYTES;
+  uint32_t bad = 0;
+  for (int j = 0; j < P::L; ++j)
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = lane + 32 * t;
+      const int32_t v = mldsa::unpack_coeff(zb + j * P::Z_BYTES, k, P::GAMMA1_BITS + 1, P::GAMMA1);
+      bad |= mldsa::coeff_exceeds(v, P::GAMMA1 - P::BETA);
+      S.z[j][k] = v;
+    }
+  if (__any_sync(mldsa_warp::FULL_MASK, bad)) {
+    if (lane == 0) ok[item] = 0;
+    return;
+  }
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    const int k = lane + 32 * t;
+    S.c[k] = cball[item * N + k];
+    for (int i = 0; i < P::K; ++i) S.w[i][k] = 0;
+  }
+  __syncwarp();
+  for (int j = 0; j < P::L; ++j) mldsa_warp::ntt(S.z[j], lane);
+  mldsa_warp::ntt(S.c, lane);
+  // ExpandA: stream (i, j) per lane, each accepted entry multiplied into row i at once. Integer
+  // addition is exact here (|sum| < l*q), so the order of the atomic adds does not matter.
+  for (int s = lane; s < P::K * P::L; s += 32) {
+    const int i = s / P::L, j = s % P::L;
+    mldsa_warp::rej_ntt_poly(p, uint8_t(j), uint8_t(i), [&](int k, int32_t a) {
+      atomicAdd(&S.w[i][k], mldsa::montgomery_reduce(int64_t(a) * S.z[j][k]));
+    });
+  }
+  __syncwarp();
+  uint8_t* w1i = w1 + item * (P::K * 32 * P::W1_BITS);
+  for (int i = 0; i < P::K; ++i) {
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {  // t1 * 2^d, as unpack_simple then poly_shiftl
+      const int k = lane + 32 * t;
+      S.t[k] = -mldsa::unpack_coeff(p + 32 + i * P::T1_BYTES, k, 10, 0) * (1 << mldsa::D);
+    }
+    if (lane < N / 32) S.hint[lane] = 0;
+    __syncwarp();
+    mldsa_warp::ntt(S.t, lane);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = lane + 32 * t;
+      S.w[i][k] = mldsa::reduce32(S.w[i][k] - mldsa::montgomery_reduce(int64_t(S.c[k]) * S.t[k]));
+    }
+    // Row i's hint positions (validated by verify_prepare_kernel) as a 256-bit mask.
+    const int start = i ? hb[P::OMEGA + i - 1] : 0, end = hb[P::OMEGA + i];
+    for (int x = start + lane; x < end; x += 32) atomicOr(&S.hint[hb[x] >> 5], 1u << (hb[x] & 31));
+    __syncwarp();
+    mldsa_warp::invntt_tomont(S.w[i], lane);
+    // Lane packs coefficients 8*lane .. 8*lane+7: W1_BITS bytes of the row's encoding.
+    const uint32_t hbits = S.hint[lane >> 2] >> (8 * (lane & 3));
+    int32_t v[8];
+#pragma unroll
+    for (int e = 0; e < 8; ++e)
+      v[e] = mldsa::use_hint<P::GAMMA2>(mldsa::caddq(S.w[i][8 * lane + e]), (hbits >> e) & 1);
+    mldsa::pack_simple8(w1i + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
+    __syncwarp();  // S.t and S.hint are rewritten for the next row
+  }
+  if (lane == 0) ok[item] = 1;
+}
+
+// 3. c~' = H(mu || w1Encode(w1)) against c~ (Algorithm 8 lines 12-13).
+template <class P>
+__global__ void verify_finish_kernel(size_t n, const uint8_t* mu, const uint8_t* sig, const uint8_t* w1,
+                                     const uint8_t* core_ok, uint8_t* ok) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (!core_ok[i]) {
+    ok[i] = 0;
+    return;
+  }
+  keccak::Sponge h = keccak::shake256();
+  h.absorb(mu + i * 64, 64);
+  h.absorb(w1 + i * (P::K * 32 * P::W1_BITS), P::K * 32 * P::W1_BITS);
+  uint8_t c2[P::CTILDE_BYTES];
+  h.squeeze(c2, sizeof c2);
+  ok[i] = pq::ct_differ(c2, sig + i * P::SIG_BYTES, sizeof c2) == 0 ? 1 : 0;
+}
+
+using mldsa_warp::with_level;
+
+// The verify driver runs on the chunked pipeline (pq_pipeline.cuh); a chunk holds up to 2^14
+// items and at most VERIFY_MAX_BLOB bytes of contexts and messages (one larger item still fits).
+constexpr size_t VERIFY_MIN_CHUNK = size_t(1) << 11, VERIFY_MAX_CHUNK = size_t(1) << 14;
+constexpr size_t VERIFY_MAX_BLOB = size_t(64) << 20;
+
+// Chunk layout, the same in pinned host and device memory: pk | sig | meta | blob.
+struct VerifyLayout {
+  size_t pk_bytes, sig_bytes, n = 0, blob = 0;
+  size_t sig() const { return align64(n * pk_bytes); }
+  size_t meta() const { return sig() + align64(n * sig_bytes); }
+  size_t blob_at() const { return meta() + n * sizeof(MsgMeta); }
+  size_t bytes() const { return blob_at() + blob; }
+};
+using mldsa_msg::blob_bytes;
+
+// Device scratch of a chunk: mu | cball | hint_ok | core_ok | w1.
+template <class P>
+struct VerifyScratch {
+  size_t n;
+  size_t cball() const { return align64(n * 64); }
+  size_t hint_ok() const { return cball() + align64(n * N); }
+  size_t core_ok() const { return hint_ok() + align64(n); }
+  size_t w1() const { return core_ok() + align64(n); }
+  size_t bytes() const { return w1() + n * P::K * 32 * P::W1_BITS; }
+};
+
+Pipeline& dsa_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
+  static Pipeline* p = new Pipeline();
+  return *p;
+}
+
+// Writes the chunk's items (batch indices `index`) in the layout.
+template <class P>
+void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, const uint32_t* index,
+                       const VerifyLayout& lay) {
+  MsgMeta* meta = reinterpret_cast<MsgMeta*>(dst + lay.meta());
+  mldsa_msg::set_meta(meta, items, index, lay.n);
+  const auto n = int64_t(lay.n);
+#pragma omp parallel for schedule(static) if (n >= 1024)
+  for (int64_t j = 0; j < n; ++j) {
+    const MlDsaVerifyItem& it = items[index[size_t(j)]];
+    std::memcpy(dst + j * P::PK_BYTES, it.pk.data(), P::PK_BYTES);
+    std::memcpy(dst + lay.sig() + j * P::SIG_BYTES, it.sig.data(), P::SIG_BYTES);
+    mldsa_msg::copy_message(dst + lay.blob_at(), meta[j], it);
+  }
 }
 
 template <class P>
-__global__ void mldsa_verify_kernel(size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  ok[i] = mldsa::verify_mu<P>(pk + i * P::PK_BYTES, mu + i * 64, sig + i * P::SIG_BYTES) ? 1 : 0;
-}
-
-
-template <class F>
-void with_level(int level, F&& f) {
-  if (level == 44) return f.template operator()<mldsa::P44>();
-  if (level == 65) return f.template operator()<mldsa::P65>();
-  if (level == 87) return f.template operator()<mldsa::P87>();
-  throw_invalid("ML-DSA level must be 44, 65 or 87");
+void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
+  const VerifyScratch<P> sc{lay.n};
+  const uint8_t* in = s.dev_in.data();
+  uint8_t* x = s.dev_scratch.data();
+  const size_t n = lay.n;
+  constexpr unsigned T = 128;
+  const unsigned item_blocks = unsigned((n + T - 1) / T);
+  verify_prepare_kernel<P><<<item_blocks, T, 0, s.stream>>>(
+      n, in, in + lay.sig(), reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), x,
+      reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("prepare");
+  verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS, 0, s.stream>>>(
+      n, in, in + lay.sig(), reinterpret_cast<const int8_t*>(x + sc.cball()), x + sc.hint_ok(), x + sc.w1(),
+      x + sc.core_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("core");
+  verify_finish_kernel<P><<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(),
+                                                           s.dev_out.data());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  s.trace->mark("finish");
 }
 
 }  // namespace
@@ -53,25 +248,37 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
   });
 }
 
-void mldsa_sign(int level, size_t n, const uint8_t* sk, const uint8_t* mu, const uint8_t* rnd, uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok) {
+  std::vector<uint32_t> todo;  // the items to verify, packed
+  for (size_t i = 0; i < items.size(); ++i)
+    if (ok[i]) todo.push_back(uint32_t(i));
+  if (todo.empty()) return;
   with_level(level, [&]<class P>() {
-    Io k = in(sk, n * P::SK_BYTES), u = in(mu, n * 64), r = in(rnd, n * 32), s = out(sig, n * P::SIG_BYTES), o = out(ok, n);
-    mldsa_sign_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, k.dev.data(), u.dev.data(), r.dev.data(), s.dev.data(),
-                                                       o.dev.data());
-    finish();
-    fetch(s);
-    fetch(o);
-  });
-}
-
-void mldsa_verify(int level, size_t n, const uint8_t* pk, const uint8_t* mu, const uint8_t* sig, uint8_t* ok) {
-  if (n == 0) return;
-  with_level(level, [&]<class P>() {
-    Io p = in(pk, n * P::PK_BYTES), u = in(mu, n * 64), s = in(sig, n * P::SIG_BYTES), o = out(ok, n);
-    mldsa_verify_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, p.dev.data(), u.dev.data(), s.dev.data(), o.dev.data());
-    finish();
-    fetch(o);
+    const size_t chunk = chunk_items(todo.size(), VERIFY_MIN_CHUNK, VERIFY_MAX_CHUNK);
+    auto layout = [&](size_t first, size_t end) {
+      VerifyLayout lay{P::PK_BYTES, P::SIG_BYTES, end - first};
+      for (size_t j = first; j < end; ++j) lay.blob += blob_bytes(items[todo[j]]);
+      return lay;
+    };
+    auto plan = [&](size_t first) {
+      size_t end = first, blob = 0;
+      while (end < todo.size() && end - first < chunk) {
+        const size_t b = blob_bytes(items[todo[end]]);
+        if (end > first && blob + b > VERIFY_MAX_BLOB) break;
+        blob += b;
+        ++end;
+      }
+      const VerifyLayout lay = layout(first, end);
+      return ChunkPlan{end, lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes()};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      pack_verify_chunk<P>(h, items, todo.data() + first, layout(first, p.end));
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) { launch_verify_chunk<P>(s, layout(first, p.end)); };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      for (size_t j = first; j < p.end; ++j) ok[todo[j]] = h[j - first];
+    };
+    dsa_pipeline().run("mldsa verify", todo.size(), plan, pack, launch, deliver);
   });
 }
 

@@ -1,9 +1,10 @@
-// ML-KEM batch kernels: thin loops over src/core/mlkem (one thread per item, the same functions
-// the CPU backend calls), so GPU results are byte-identical to the CPU by construction. A first,
-// correct version: the per-item polynomials live in local memory; splitting the NTTs and Keccak
-// across a warp is the next step.
+// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation runs
+// one thread per item; encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh)
+// between thread-per-item kernels for the sequential hashes. The thread-per-item decapsulation
+// kernels below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
 #include "core/mlkem/kem.hpp"
-#include "pq/cuda/pq_launch.cuh"
+#include "pq/cuda/mlkem_warp.cuh"
+#include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -19,15 +20,8 @@ __global__ void mlkem_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* ek,
   mlkem::keygen<K>(ek + i * P::ek_bytes, dk + i * P::dk_bytes, seeds + i * 64, seeds + i * 64 + 32);
 }
 
-template <int K>
-__global__ void mlkem_encaps_kernel(size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key,
-                                    uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  ok[i] = mlkem::encaps<K>(c + i * P::c_bytes, key + i * 32, ek + i * P::ek_bytes, m + i * 32) ? 1 : 0;
-}
-
+// Diagnostics: the whole of mlkem::decaps in one thread (the first GPU decapsulation, which
+// disagreed with the CPU on the H200).
 template <int K>
 __global__ void mlkem_decaps_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -36,6 +30,204 @@ __global__ void mlkem_decaps_kernel(size_t n, const uint8_t* dk, const uint8_t* 
   ok[i] = mlkem::decaps<K>(key + i * 32, dk + i * P::dk_bytes, c + i * P::c_bytes) ? 1 : 0;
 }
 
+// Diagnostics: decapsulation (FIPS 203 Algorithm 18) as four thread-per-item kernels over the core
+// functions that mlkem::decaps composes, with the intermediates in device memory between them:
+//   1. dk check and K-PKE.Decrypt:  ok, mh = m' || h
+//   2. (K', r') = G(m' || h):       kr
+//   3. c' = K-PKE.Encrypt(ek, m', r')
+//   4. K-bar = J(z || c), then K' if c == c' else K-bar, chosen with a mask over the full length.
+template <int K>
+__global__ void decaps_decrypt_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* ok) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  const uint8_t* d = dk + i * P::dk_bytes;
+  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
+  mlkem::pke_decrypt<K>(mh + i * 64, d, c + i * P::c_bytes);
+  for (int b = 0; b < 32; ++b) mh[i * 64 + 32 + b] = d[P::pke_sk_bytes + P::ek_bytes + b];
+}
+
+__global__ void decaps_hash_kernel(size_t n, const uint8_t* mh, uint8_t* kr) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keccak::sha3_512(kr + i * 64, mh + i * 64, 64);
+}
+
+template <int K>
+__global__ void decaps_reencrypt_kernel(size_t n, const uint8_t* dk, const uint8_t* mh, const uint8_t* kr, uint8_t* c2) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  mlkem::pke_encrypt<K>(c2 + i * P::c_bytes, dk + i * P::dk_bytes + P::pke_sk_bytes, mh + i * 64, kr + i * 64 + 32);
+}
+
+// kbar may be null (the production path keeps K-bar in the thread).
+template <int K>
+__global__ void decaps_select_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr, const uint8_t* c2,
+                                     uint8_t* kbar, uint8_t* key) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  const uint8_t* z = dk + i * P::dk_bytes + P::pke_sk_bytes + P::ek_bytes + 32;
+  const uint8_t* ci = c + i * P::c_bytes;
+  uint8_t k[32];
+  keccak::Sponge j = keccak::shake256();
+  j.absorb(z, 32);
+  j.absorb(ci, P::c_bytes);
+  j.squeeze(k, 32);
+  if (kbar)
+    for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
+  pq::ct_cmov(k, kr + i * 64, 32, 1u - pq::ct_differ(ci, c2 + i * P::c_bytes, P::c_bytes));
+  for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
+}
+
+// The same four steps fused into one thread, writing every intermediate: the "fused trace"
+// variants of the diagnostics. C2_GLOBAL = false keeps c' in a thread-local array, as
+// mlkem::decaps does (this is what disagreed on the H200: c' differs although m', K', r' and ek
+// equal the CPU's); true lets K-PKE.Encrypt write c' straight to global memory instead.
+template <int K, bool C2_GLOBAL>
+__global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
+                                          uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
+  const uint8_t* d = dk + i * P::dk_bytes;
+  const uint8_t* ci = c + i * P::c_bytes;
+  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
+  uint8_t in[64], g[64], cc[C2_GLOBAL ? 1 : P::c_bytes], k[32];
+  uint8_t* ce = C2_GLOBAL ? c2 + i * P::c_bytes : cc;
+  mlkem::pke_decrypt<K>(in, d, ci);
+  for (int b = 0; b < 32; ++b) in[32 + b] = d[PK + EK + b];
+  keccak::sha3_512(g, in, 64);
+  mlkem::pke_encrypt<K>(ce, d + PK, in, g + 32);
+  keccak::Sponge j = keccak::shake256();
+  j.absorb(d + PK + EK + 32, 32);
+  j.absorb(ci, P::c_bytes);
+  j.squeeze(k, 32);
+  for (int b = 0; b < 64; ++b) mh[i * 64 + b] = in[b], kr[i * 64 + b] = g[b];
+  if (!C2_GLOBAL)
+    for (size_t b = 0; b < P::c_bytes; ++b) c2[i * P::c_bytes + b] = cc[b];
+  for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
+  pq::ct_cmov(k, g, 32, 1u - pq::ct_differ(ci, ce, P::c_bytes));
+  for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
+}
+
+// The warp kernels (mlkem_warp.cuh) of encapsulation and decapsulation: the sequential hashes of an
+// item (H(ek), G, J and the dk hash check) one thread per item, K-PKE one warp per item.
+constexpr int KEM_WARPS = 2;  // items per block: 2 x 13.3 KB of shared memory at most (ML-KEM-1024)
+
+// (K, r) = G(m || H(ek)) per item.
+template <int K>
+__global__ void encaps_hash_kernel(size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* kr) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  uint8_t in[64];
+  for (int b = 0; b < 32; ++b) in[b] = m[i * 32 + b];
+  keccak::sha3_256(in + 32, ek + i * P::ek_bytes, P::ek_bytes);
+  keccak::sha3_512(kr + i * 64, in, 64);
+}
+
+// The ek modulus check, c = K-PKE.Encrypt(ek, m, r) and the key K.
+template <int K>
+__global__ void __launch_bounds__(32 * KEM_WARPS)
+    encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, uint8_t* c, uint8_t* key,
+                       uint8_t* ok) {
+  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
+  using P = mlkem::Params<K>;
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  const uint8_t* e = ek + item * P::ek_bytes;
+  if (!mlkem_warp::ek_valid<K>(e, lane)) {
+    if (lane == 0) ok[item] = 0;
+    return;
+  }
+  mlkem_warp::pke_encrypt<K>(shared[warp], e, m + item * 32, kr + item * 64 + 32, c + item * P::c_bytes, nullptr,
+                             lane);
+  key[item * 32 + lane] = kr[item * 64 + lane];
+  if (lane == 0) ok[item] = 1;
+}
+
+// Decapsulation 1: m' = K-PKE.Decrypt(dk, c), and mh = m' || h.
+template <int K>
+__global__ void __launch_bounds__(32 * KEM_WARPS)
+    decaps_decrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh) {
+  __shared__ mlkem::Poly scratch[KEM_WARPS];
+  using P = mlkem::Params<K>;
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
+  if (item >= n) return;
+  const uint8_t* d = dk + item * P::dk_bytes;
+  mlkem_warp::pke_decrypt<K>(scratch[warp], d, c + item * P::c_bytes, mh + item * 64, lane);
+  mh[item * 64 + 32 + lane] = d[P::pke_sk_bytes + P::ek_bytes + lane];
+}
+
+// Decapsulation 2: (K', r') = G(m' || h), then whether K-PKE.Encrypt(ek, m', r') differs from c.
+template <int K>
+__global__ void __launch_bounds__(32 * KEM_WARPS)
+    decaps_reencrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* mh, uint8_t* kr,
+                                 uint8_t* differ) {
+  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
+  __shared__ uint8_t g[KEM_WARPS][64];
+  using P = mlkem::Params<K>;
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
+  if (item >= n) return;
+  if (lane == 0) keccak::sha3_512(g[warp], mh + item * 64, 64);
+  __syncwarp();
+  kr[item * 64 + lane] = g[warp][lane];
+  kr[item * 64 + 32 + lane] = g[warp][32 + lane];
+  const uint32_t d = mlkem_warp::pke_encrypt<K>(shared[warp], dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
+                                                g[warp] + 32, nullptr, c + item * P::c_bytes, lane);
+  if (lane == 0) differ[item] = uint8_t(d);
+}
+
+// Decapsulation 3: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar.
+// kbar may be null (only the diagnostics read it).
+template <int K>
+__global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr,
+                                    const uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  const uint8_t* d = dk + i * P::dk_bytes;
+  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
+  uint8_t k[32];
+  keccak::Sponge j = keccak::shake256();
+  j.absorb(d + P::pke_sk_bytes + P::ek_bytes + 32, 32);
+  j.absorb(c + i * P::c_bytes, P::c_bytes);
+  j.squeeze(k, 32);
+  if (kbar)
+    for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
+  pq::ct_cmov(k, kr + i * 64, 32, 1u - uint32_t(differ[i]));
+  for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
+}
+
+// The warp decapsulation kernels on device buffers, on stream `st` (kbar may be null).
+template <int K>
+void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
+                 uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+  const unsigned warp_blocks = unsigned((n + KEM_WARPS - 1) / KEM_WARPS);
+  decaps_decrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  trace.mark("decrypt");
+  decaps_reencrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh, kr, differ);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  trace.mark("reencrypt");
+  decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, kbar, key, ok);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  trace.mark("final");
+}
+
+// The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh). Never destroyed: its streams
+// and pinned buffers live until the process ends.
+Pipeline& kem_pipeline() {
+  static Pipeline* p = new Pipeline();
+  return *p;
+}
+constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
 template <class F>
 void with_rank(int k, F&& f) {
@@ -51,11 +243,28 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Io s = in(seeds, n * 64), e = out(ek, n * P::ek_bytes), d = out(dk, n * P::dk_bytes);
-    mlkem_keygen_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, s.dev.data(), e.dev.data(), d.dev.data());
-    finish();
-    fetch(e);
-    fetch(d);
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), m = end - first;
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, 0};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t m = p.end - first;
+      uint8_t* o = s.dev_out.data();
+      mlkem_keygen_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, s.dev_in.data(), o,
+                                                                          o + align64(m * P::ek_bytes));
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("keygen");
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t m = p.end - first;
+      parallel_copy(ek + first * P::ek_bytes, h, m * P::ek_bytes);
+      parallel_copy(dk + first * P::dk_bytes, h + align64(m * P::ek_bytes), m * P::dk_bytes);
+    };
+    kem_pipeline().run("mlkem keygen", n, plan, pack, launch, deliver);
   });
 }
 
@@ -63,13 +272,39 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Io e = in(ek, n * P::ek_bytes), mm = in(m, n * 32), cc = out(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
-    mlkem_encaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, e.dev.data(), mm.dev.data(), cc.dev.data(), kk.dev.data(),
-                                                         o.dev.data());
-    finish();
-    fetch(cc);
-    fetch(kk);
-    fetch(o);
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), cnt = end - first;
+      return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, cnt * 64};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(h, ek + first * P::ek_bytes, cnt * P::ek_bytes);
+      parallel_copy(h + align64(cnt * P::ek_bytes), m + first * 32, cnt * 32);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t cnt = p.end - first;
+      const uint8_t* e = s.dev_in.data();
+      const uint8_t* mm = e + align64(cnt * P::ek_bytes);
+      uint8_t* o = s.dev_out.data();
+      uint8_t* kr = s.dev_scratch.data();
+      encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("hash");
+      encaps_warp_kernel<K><<<unsigned((cnt + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, s.stream>>>(
+          cnt, e, mm, kr, o, o + align64(cnt * P::c_bytes), o + align64(cnt * P::c_bytes) + align64(cnt * 32));
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("encrypt");
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(c + first * P::c_bytes, h, cnt * P::c_bytes);
+      std::memcpy(key + first * 32, h + align64(cnt * P::c_bytes), cnt * 32);
+      std::memcpy(ok + first, h + align64(cnt * P::c_bytes) + align64(cnt * 32), cnt);
+    };
+    kem_pipeline().run("mlkem encaps", n, plan, pack, launch, deliver);
   });
 }
 
@@ -77,11 +312,77 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), kk = out(key, n * 32), o = out(ok, n);
-    mlkem_decaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), kk.dev.data(), o.dev.data());
+    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs.
+    auto plan = [&](size_t first) {
+      const size_t end = std::min(n, first + chunk), cnt = end - first;
+      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt, cnt * (64 + 64 + 1)};
+    };
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      const size_t cnt = p.end - first;
+      parallel_copy(h, dk + first * P::dk_bytes, cnt * P::dk_bytes);
+      parallel_copy(h + align64(cnt * P::dk_bytes), c + first * P::c_bytes, cnt * P::c_bytes);
+    };
+    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+      const size_t cnt = p.end - first;
+      const uint8_t* d = s.dev_in.data();
+      uint8_t* x = s.dev_scratch.data();
+      uint8_t* o = s.dev_out.data();
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, x + cnt * 64, x + cnt * 128,
+                     nullptr, o, o + align64(cnt * 32));
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t cnt = p.end - first;
+      std::memcpy(key + first * 32, h, cnt * 32);
+      std::memcpy(ok + first, h + align64(cnt * 32), cnt);
+    };
+    kem_pipeline().run("mlkem decaps", n, plan, pack, launch, deliver);
+  });
+}
+
+void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
+                        uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key) {
+  if (n == 0) return;
+  if (variant < 0 || variant > 4) throw_invalid("mlkem_decaps_trace: variant must be 0 to 4");
+  with_rank(k, [&]<int K>() {
+    using P = mlkem::Params<K>;
+    Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), o = out(ok, n), m = out(mh, n * 64),
+       g = out(kr, n * 64), e = out(c2, n * P::c_bytes), b = out(kbar, n * 32), kk = out(key, n * 32);
+    if (variant == 0) {
+      mlkem_decaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), kk.dev.data(), o.dev.data());
+      finish();
+      fetch(o);
+      fetch(kk);
+      return;  // the fused core call has no intermediates to show
+    }
+    if (variant == 1) {
+      decaps_decrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), m.dev.data(), o.dev.data());
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      decaps_hash_kernel<<<blocks_for(n), PQ_THREADS>>>(n, m.dev.data(), g.dev.data());
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      decaps_reencrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), m.dev.data(), g.dev.data(), e.dev.data());
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      decaps_select_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), g.dev.data(), e.dev.data(),
+                                                            b.dev.data(), kk.dev.data());
+    } else if (variant == 3) {
+      Trace trace("mlkem decaps trace", n);
+      DeviceBuffer<uint8_t> differ(n);
+      decaps_warp<K>(nullptr, trace, n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(),
+                     b.dev.data(), kk.dev.data(), o.dev.data());
+      finish();
+      for (Io* x : {&o, &m, &g, &b, &kk}) fetch(*x);  // no c' (the warp compares it in place)
+      return;
+    } else if (variant == 2) {
+      decaps_fused_trace_kernel<K, false><<<blocks_for(n), PQ_THREADS>>>(
+          n, d.dev.data(), cc.dev.data(), o.dev.data(), m.dev.data(), g.dev.data(), e.dev.data(), b.dev.data(),
+          kk.dev.data());
+    } else {
+      decaps_fused_trace_kernel<K, true><<<blocks_for(n), PQ_THREADS>>>(
+          n, d.dev.data(), cc.dev.data(), o.dev.data(), m.dev.data(), g.dev.data(), e.dev.data(), b.dev.data(),
+          kk.dev.data());
+    }
     finish();
-    fetch(kk);
-    fetch(o);
+    for (Io* x : {&o, &m, &g, &e, &b, &kk}) fetch(*x);
   });
 }
 
