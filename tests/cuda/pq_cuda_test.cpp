@@ -73,6 +73,34 @@ TEST_P(MlKemCuda, MixedBatchEqualsCpu) {
   EXPECT_EQ(k_c, k_g);
 }
 
+// Key generation and encapsulation on the GPU equal the CPU for sizes that take one and several
+// chunks of the pipeline, with invalid encapsulation keys, into poisoned outputs.
+TEST_P(MlKemCuda, KeygenEncapsEqualCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
+  const auto sz = mlkem_sizes(set);
+  Rng rng(GetParam() + 5);
+  for (size_t n : {size_t(1), size_t(65), size_t(4097)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Bytes seeds = rng.bytes(n * 64);
+    Bytes ek_c(n * sz.ek), dk_c(n * sz.dk), ek_g(n * sz.ek, 0xa5), dk_g(n * sz.dk, 0xa5);
+    mlkem_keygen_batch(set, seeds, ek_c, dk_c, Backend::Cpu);
+    mlkem_keygen_batch(set, seeds, ek_g, dk_g, Backend::Cuda);
+    ASSERT_EQ(ek_c, ek_g);
+    ASSERT_EQ(dk_c, dk_g);
+    for (size_t i = 0; i < n; i += 7) ek_c[i * sz.ek + 385] = 0xff, ek_c[i * sz.ek + 386] |= 0x0f;  // value >= q
+    const Bytes m = rng.bytes(n * 32);
+    Bytes c_c(n * sz.ct), k_c(n * 32), c_g(n * sz.ct, 0xa5), k_g(n * 32, 0xa5);
+    std::vector<PqStatus> st_c(n), st_g(n, PqStatus::Ok);
+    mlkem_encaps_batch(set, ek_c, m, c_c, k_c, st_c, Backend::Cpu);
+    mlkem_encaps_batch(set, ek_c, m, c_g, k_g, st_g, Backend::Cuda);
+    EXPECT_EQ(st_c, st_g);
+    EXPECT_EQ(c_c, c_g);
+    EXPECT_EQ(k_c, k_g);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i % 7 != 0) << "item " << i;
+  }
+}
+
 // Decapsulation on the GPU equals the CPU on honest, tampered (implicit rejection) and invalid
 // items, for batch sizes around the block size and not powers of two, into poisoned outputs.
 TEST_P(MlKemCuda, DecapsEqualsCpu) {
@@ -262,7 +290,7 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
   const auto sz = mldsa_sizes(set);
   Rng rng(GetParam() + 4);
-  for (size_t n : {size_t(1), size_t(5), size_t(33), size_t(130)}) {
+  for (size_t n : {size_t(1), size_t(5), size_t(33), size_t(130), size_t(2500)}) {  // 2500: two chunks
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 32);
     Bytes pk(n * sz.pk), sk(n * sz.sk);
@@ -300,7 +328,7 @@ TEST_P(MlDsaCuda, VerifyEqualsCpu) {
   const size_t ctilde = GetParam() == 44 ? 32 : GetParam() == 65 ? 48 : 64;
   const size_t omega = GetParam() == 44 ? 80 : GetParam() == 65 ? 55 : 75;
   Rng rng(GetParam() + 3);
-  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(33), size_t(257)}) {
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(33), size_t(257), size_t(2500)}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 32);
     Bytes pk(n * sz.pk), sk(n * sz.sk), sig(n * sz.sig);
