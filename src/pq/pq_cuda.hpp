@@ -20,7 +20,8 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
 // Decapsulation with its intermediates, for the GPU tests' diagnostics: variant 0 = mlkem::decaps
 // fused in one thread (only ok and key are written), 1 = the same steps as four thread-per-item
 // kernels, 2 = the steps fused in one thread (c' in a thread-local array), 3 = the warp kernels
-// mlkem_decaps runs (c2 is not written), 4 = as 2 with c' written to global memory. Per item: ok (1), mh = m' || h (64), kr = K' || r' (64), c2 = re-encryption (c bytes),
+// mlkem_decaps runs (c2 is not written), 4 = as 2 with c' written to global memory, 5 = as 0 with
+// a 16 KB per-thread stack limit. Per item: ok (1), mh = m' || h (64), kr = K' || r' (64), c2 = re-encryption (c bytes),
 // kbar = J(z || c) (32), key (32).
 void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
                         uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key);

@@ -38,39 +38,18 @@ __device__ __forceinline__ void invntt_tomont(int32_t* a, int lane) {
   __syncwarp();
 }
 
-// RejNTTPoly(rho || s || r) (Algorithms 30, 32) for one lane, as mldsa::sample_ntt: SHAKE128 is
-// absorbed and padded in place (34 bytes fit in the first block), then each 168-byte block is read
-// as 56 little-endian 3-byte values straight from the state lanes. emit(n, a) receives the
-// accepted coefficients in order, n = 0..255. rho: 32 bytes of global memory.
+// RejNTTPoly(rho || s || r) (Algorithms 30, 32) for one lane, as mldsa::sample_ntt (the XOF in
+// registers, shake128_triples). emit(n, a) receives the accepted coefficients in order, n = 0..255.
 template <class Emit>
 __device__ __forceinline__ void rej_ntt_poly(const uint8_t* rho, uint8_t s, uint8_t r, Emit&& emit) {
-  uint64_t st[25];
-#pragma unroll
-  for (int i = 0; i < 25; ++i) st[i] = 0;
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    uint64_t w = 0;
-#pragma unroll
-    for (int b = 0; b < 8; ++b) w |= uint64_t(rho[8 * i + b]) << (8 * b);
-    st[i] = w;
-  }
-  st[4] = uint64_t(s) | uint64_t(r) << 8 | uint64_t(0x1F) << 16;  // SHAKE domain bits at byte 34
-  st[20] = uint64_t(0x80) << 56;                                  // final bit of the 168-byte rate
   int n = 0;
-  while (n < N) {
-    keccak::keccak_permute(st);
-#pragma unroll
-    for (int g = 0; g < 7; ++g) {  // 3 lanes = 24 bytes = 8 values
-#pragma unroll
-      for (int t = 0; t < 8; ++t) {
-        const int bit = 24 * t, lo = bit / 64, off = bit % 64;
-        uint64_t v = st[3 * g + lo] >> off;
-        if (off > 40) v |= st[3 * g + lo + 1] << (64 - off);
-        const uint32_t a = uint32_t(v) & 0x7fffff;
+  shake128_triples(
+      rho, s, r,
+      [&](uint32_t v) {
+        const uint32_t a = v & 0x7fffff;
         if (a < uint32_t(mldsa::Q) && n < N) emit(n++, int32_t(a));
-      }
-    }
-  }
+      },
+      [&] { return n >= N; });
 }
 
 // Calls f.template operator()<P>() for the parameter set of an ML-DSA level (44, 65, 87).

@@ -343,14 +343,22 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
 void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
                         uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key) {
   if (n == 0) return;
-  if (variant < 0 || variant > 4) throw_invalid("mlkem_decaps_trace: variant must be 0 to 4");
+  if (variant < 0 || variant > 5) throw_invalid("mlkem_decaps_trace: variant must be 0 to 5");
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
     Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), o = out(ok, n), m = out(mh, n * 64),
        g = out(kr, n * 64), e = out(c2, n * P::c_bytes), b = out(kbar, n * 32), kk = out(key, n * 32);
-    if (variant == 0) {
+    if (variant == 0 || variant == 5) {
+      // Variant 5: the same kernel with a 16 KB per-thread stack limit set first (default 1 KB): is
+      // the fused kernel's trouble that its stack outgrows what the runtime reserves?
+      size_t stack = 0;
+      if (variant == 5) {
+        ZKGPU_CUDA_CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+        ZKGPU_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 16 * 1024));
+      }
       mlkem_decaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), kk.dev.data(), o.dev.data());
       finish();
+      if (variant == 5) ZKGPU_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, stack));
       fetch(o);
       fetch(kk);
       return;  // the fused core call has no intermediates to show

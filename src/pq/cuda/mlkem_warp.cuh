@@ -1,7 +1,8 @@
 // Device-only drivers that let one warp work on one ML-KEM item: the NTT and its inverse over a
 // polynomial in shared memory (4 butterflies per lane per layer), K-PKE.Encrypt and K-PKE.Decrypt
-// with the SHAKE streams of an item one per lane (core sample_ntt / sample_cbd) and each lane
-// owning 8 consecutive coefficients (4 base-product pairs, one encoded group of d bytes). All
+// with the SHAKE streams of an item one per lane (SampleNTT with its state in registers, core
+// sample_cbd) and each lane owning 8 consecutive coefficients (4 base-product pairs, one encoded
+// group of d bytes). All
 // arithmetic is the core's; sums over j are reduced once, which equals the CPU's running reduction
 // because barrett_reduce is the exact centred representative (see mlkem::basemul_pair).
 #pragma once
@@ -70,6 +71,20 @@ __device__ __forceinline__ bool ek_valid(const uint8_t* ek, int lane) {
   return !__any_sync(FULL_MASK, bad);
 }
 
+// SampleNTT(rho || b0 || b1) (Algorithm 7) for one lane into a, as mlkem::sample_ntt (the XOF in
+// registers, shake128_triples): each 3-byte value holds two 12-bit candidates.
+__device__ __forceinline__ void sample_ntt_lane(Poly& a, const uint8_t* rho, uint8_t b0, uint8_t b1) {
+  int n = 0;
+  shake128_triples(
+      rho, b0, b1,
+      [&](uint32_t v) {
+        const int16_t d1 = int16_t(v & 0xfff), d2 = int16_t(v >> 12);
+        if (n < N && d1 < mlkem::Q) a.c[n++] = d1;
+        if (n < N && d2 < mlkem::Q) a.c[n++] = d2;
+      },
+      [&] { return n >= N; });
+}
+
 template <int K>
 struct EncryptShared {
   Poly a[K][K];  // a[i][j] = SampleNTT(rho || i || j): the entries of A^T that u_i uses
@@ -89,7 +104,7 @@ __device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const ui
   const uint8_t* rho = ek + 384 * K;
   for (int s = lane; s < K * K + 2 * K + 1; s += 32) {  // one SHAKE stream per lane
     if (s < K * K) {
-      mlkem::sample_ntt(S.a[s / K][s % K], rho, uint8_t(s / K), uint8_t(s % K));
+      sample_ntt_lane(S.a[s / K][s % K], rho, uint8_t(s / K), uint8_t(s % K));
     } else {
       const int q = s - K * K;  // the PRF nonce
       Poly& dst = q < K ? S.y[q] : q < 2 * K ? S.e1[q - K] : S.e2;
