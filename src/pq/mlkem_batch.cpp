@@ -1,5 +1,5 @@
 // ML-KEM batches: the CPU backend (OpenMP over items) or the CUDA kernels, both calling
-// core/mlkem per item; Auto picks the GPU from MLKEM_GPU_CROSSOVER_ITEMS up. The CPU runs the
+// core/mlkem per item; Auto picks the GPU from the crossovers of pq_common.hpp up. The CPU runs the
 // core algorithms with the host Ops (pq/cpu/mlkem_cpu.hpp: four-way Keccak sampling, AVX2 NTTs),
 // the kernels with the portable ones; both give the same bytes.
 #include <cstring>
@@ -61,7 +61,7 @@ void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<
   pq::check_items(seeds, n, MlKemSizes::seed, "mlkem keygen", "seeds");
   pq::check_items(ek, n, sz.ek, "mlkem keygen", "ek");
   pq::check_items(dk, n, sz.dk, "mlkem keygen", "dk");
-  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  if (resolve_backend(backend, n, pq::MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data());
     return;

@@ -8,15 +8,18 @@
 
 namespace zkgpu::pq {
 
-// Auto sends a batch to the GPU from these sizes up. From the H200 run of 2026-11-30
-// (BENCHMARKS.md; one-thread-per-item kernels against 16 CPU threads): ML-KEM keygen/encaps and
-// ML-DSA keygen win 6-20x at 4096 items; ML-DSA sign ties at 4096 and wins 3x at 65536.
-inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 4096;
+// Auto sends a batch to the GPU from these sizes up. From the final H200 run of 2026-11-30
+// (BENCHMARKS.md: warp kernels and the chunked pipeline against our SIMD CPU backend on 16
+// threads, batches 1, 1024 and 65536). ML-KEM keygen: CPU and GPU tie at 1024 (the GPU wins 8x at
+// 65536); encaps and decaps: the GPU wins 4x at 1024 and loses 7-9x at 1, a call costing it
+// ~0.2-0.3 ms against the CPU's ~330-470 k items/s, which puts the tie near 100 items: 256 keeps a
+// margin. ML-DSA keygen and sign: the GPU wins 1.3-1.6x at 1024. ML-DSA verify: 4-7x at 1024, while
+// one item costs the GPU ~0.3 ms; 256 is interpolated as for ML-KEM.
+inline constexpr uint64_t MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS = 4096;
+inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 256;  // encaps, decaps
 inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;  // keygen
-inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 8192;
-// Verify: the warp kernels with device-side mu (docs/pq-gpu.md) ran 4.74 M/s at 65536 items on the
-// H200 against the CPU's 57 k/s at 4096 on 16 threads; 4096 items fill two pipeline chunks.
-inline constexpr uint64_t MLDSA_VERIFY_GPU_CROSSOVER_ITEMS = 4096;
+inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 1024;
+inline constexpr uint64_t MLDSA_VERIFY_GPU_CROSSOVER_ITEMS = 256;
 
 // Throws when a packed buffer does not hold exactly n items of `item` bytes.
 template <class T>
