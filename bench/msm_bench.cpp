@@ -51,29 +51,27 @@ struct GmpScratch {
   GmpScratch() { mpz_inits(a, b, c, d, e, f, g, h, u, nullptr); }
   ~GmpScratch() { mpz_clears(a, b, c, d, e, f, g, h, u, nullptr); }
 };
+// r = a * b mod m, the way a GMP-based design computes each product.
+inline void mulmod(mpz_t r, const mpz_t a, const mpz_t b, const mpz_t m) {
+  mpz_mul(r, a, b);
+  mpz_mod(r, r, m);
+}
 // madd-2008-hwcd-3 with stored k*T2, every product reduced by mpz_mod.
 void gmp_padd(GmpPoint& p, const GmpBase& q, GmpScratch& s, const mpz_t m) {
   mpz_sub(s.u, p.y, p.x);
-  mpz_mul(s.a, s.u, q.ymx);
-  mpz_mod(s.a, s.a, m);
+  mulmod(s.a, s.u, q.ymx, m);
   mpz_add(s.u, p.y, p.x);
-  mpz_mul(s.b, s.u, q.ypx);
-  mpz_mod(s.b, s.b, m);
-  mpz_mul(s.c, p.t, q.kt);
-  mpz_mod(s.c, s.c, m);
+  mulmod(s.b, s.u, q.ypx, m);
+  mulmod(s.c, p.t, q.kt, m);
   mpz_add(s.d, p.z, p.z);
   mpz_sub(s.e, s.b, s.a);
   mpz_sub(s.f, s.d, s.c);
   mpz_add(s.g, s.d, s.c);
   mpz_add(s.h, s.b, s.a);
-  mpz_mul(p.x, s.e, s.f);
-  mpz_mod(p.x, p.x, m);
-  mpz_mul(p.y, s.g, s.h);
-  mpz_mod(p.y, p.y, m);
-  mpz_mul(p.t, s.e, s.h);
-  mpz_mod(p.t, p.t, m);
-  mpz_mul(p.z, s.f, s.g);
-  mpz_mod(p.z, p.z, m);
+  mulmod(p.x, s.e, s.f, m);
+  mulmod(p.y, s.g, s.h, m);
+  mulmod(p.t, s.e, s.h, m);
+  mulmod(p.z, s.f, s.g, m);
 }
 
 void BM_PaddGmp(benchmark::State& st) {

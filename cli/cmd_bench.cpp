@@ -22,6 +22,7 @@
 #include "zkgpu/poseidon2.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "cuda/api.hpp"
+#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
@@ -58,22 +59,6 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? -1 : s / double(v.size());
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? -1 : v[v.size() / 2];
-}
-
-// Median wall time of fn over `runs` calls after one warm-up call, milliseconds.
-double time_cpu(int runs, const std::function<void()>& fn) {
-  fn();
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    auto a = std::chrono::steady_clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-  }
-  return median(t);
-}
 
 std::vector<BabyBear> random_fes(size_t n, uint64_t seed) {
   std::vector<BabyBear> v(n);
@@ -95,11 +80,11 @@ void bench_ntt(const Options& o, std::vector<Row>& rows) {
     r.work = double(cols) * double(size_t(1) << log_n);
     r.unit = "elements";
     auto data = random_fes(size_t(r.work), log_n);
-    r.cpu_ms = time_cpu(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cpu); });
+    r.cpu_ms = time_median_ms(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cpu); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       r.gpu_ms = median(cuda::time_ntt_device(log_n, cols, false, 2, o.runs));
-      r.gpu_host_ms = time_cpu(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cuda); });
+      r.gpu_host_ms = time_median_ms(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cuda); });
     }
 #endif
     r.gpu_floor_ms = 2 * 4 * r.work / H200_COPY_BYTES_PER_S * 1e3;
@@ -117,14 +102,14 @@ void bench_poseidon2(const Options& o, std::vector<Row>& rows) {
     r.work = double(cpu_n);
     r.unit = "permutations";
     auto states = random_fes(cpu_n * w, w);
-    r.cpu_ms = time_cpu(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
+    r.cpu_ms = time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       size_t gpu_n = o.quick ? 1 << 12 : 1 << 24;
       // Scale the resident GPU time to the CPU batch size so the columns compare the same work.
       double ms = median(cuda::time_poseidon2_device(w, gpu_n, 2, o.runs));
       r.gpu_ms = ms * double(cpu_n) / double(gpu_n);
-      r.gpu_host_ms = time_cpu(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
+      r.gpu_host_ms = time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
     }
 #endif
     r.gpu_floor_ms = r.work * poseidon2_mults(w) / H200_MONT_MULS_PER_S * 1e3;
@@ -148,12 +133,12 @@ void bench_merkle(const Options& o, std::vector<Row>& rows) {
     // The hashing alone, into preallocated nodes, like the device-resident GPU figure; the public
     // MerkleTree::build also copies the matrix it keeps for openings.
     std::vector<Digest> nodes(2 * h - 1);
-    r.cpu_ms = time_cpu(std::min(o.runs, 3), [&] { cpu::merkle_build(m.data(), h, cols, params, nodes.data()); });
+    r.cpu_ms = time_median_ms(std::min(o.runs, 3), [&] { cpu::merkle_build(m.data(), h, cols, params, nodes.data()); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       r.gpu_ms = median(cuda::time_merkle_device(h, cols, 2, o.runs));
       // Matrix from host memory, every node back to host memory: the same work as the CPU figure.
-      r.gpu_host_ms = time_cpu(o.runs, [&] { cuda::merkle_build_host(m.data(), h, cols, params, nodes.data()); });
+      r.gpu_host_ms = time_median_ms(o.runs, [&] { cuda::merkle_build_host(m.data(), h, cols, params, nodes.data()); });
     }
 #endif
     r.gpu_floor_ms = r.work * poseidon2_mults(16) / H200_MONT_MULS_PER_S * 1e3;

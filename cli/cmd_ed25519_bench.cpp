@@ -26,6 +26,7 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ed25519/cuda/backend.hpp"
+#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
@@ -179,10 +180,6 @@ int run_bench(const Options& o) {
     sodium_t.push_back(time_peer(core_items, sodium_verify, 1, min_time));
     openssl_t.push_back(time_peer(core_items, openssl_verify, 1, min_time));
   }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   const double ours1 = median(ours_t), rlc1 = median(rlc_t), sodium1 = median(sodium_t), openssl1 = median(openssl_t);
 
   // Crossover: the smallest measured n from which the GPU is faster at every larger n measured.

@@ -23,6 +23,7 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
+#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
@@ -101,23 +102,6 @@ bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
   return lo >= 1 && lo <= hi && hi <= 26;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return -1;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class F>
-double time_ms(int runs, F&& fn) {
-  fn();  // warm-up
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    auto a = std::chrono::steady_clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-  }
-  return median(t);
-}
 
 std::string fmt(double v, const char* f = "%.2f") {
   if (v < 0) return "-";
@@ -152,14 +136,14 @@ int bench_msm(const BenchOptions& o) {
     std::span<const Scalar> sc(all_scalars.data(), n);
     double prep = -1, cpu = -1, resident = -1, from_host = -1;
     std::vector<TePrecomputed> te;
-    prep = time_ms(1, [&] { te = precompute_te(pts); });
+    prep = time_median_ms(1, [&] { te = precompute_te(pts); });
     MsmBases bases(pts, false);
     G1Affine cpu_result{};
     if (want_cpu && lg <= o.cpu_max_log) {
       MsmOptions opt;
       opt.backend = Backend::Cpu;
       opt.window_bits = std::min(o.window, 15u);
-      cpu = time_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
+      cpu = time_median_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
     }
 #if ZKGPU_HAVE_CUDA
     if (want_gpu) {
