@@ -260,8 +260,8 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   EXPECT_EQ(ok_c, ok_g);
 }
 
-// Signing on the GPU equals the CPU byte for byte for several batch sizes (4 items per block in the
-// warp kernels), hedged and deterministic, into a poisoned output, with malformed expanded keys
+// Signing on the GPU equals the CPU byte for byte for several batch sizes (a warp per item,
+// 4 warps per block), hedged and deterministic, into a poisoned output, with malformed expanded keys
 // (an s1 coefficient below -eta) rejected on both.
 TEST_P(MlDsaCuda, SignEqualsCpu) {
   ZKGPU_REQUIRE_GPU();
@@ -293,6 +293,50 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
         ADD_FAILURE() << "signature of item " << i << " differs (status " << int(st_c[i]) << ")";
     EXPECT_EQ(mismatches, 0u);
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i < 3 || (i - 3) % 17 != 0) << "item " << i;
+  }
+}
+
+// The signing kernel computes mu on the device with a sponge spread over the warp: contexts of 0 to
+// 255 bytes, messages that take one to several SHAKE256 blocks together with tr (absorbed 136
+// bytes at a time), and external mu, hedged and deterministic, equal the CPU. 13000 items make
+// chunks larger than the resident warps, so warps sign several items one after another in the
+// same slot of device memory.
+TEST_P(MlDsaCuda, SignContextsExternalMuEqualCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
+  const auto sz = mldsa_sizes(set);
+  Rng rng(GetParam() + 9);
+  for (size_t n : {size_t(7), size_t(13000)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Bytes seeds = rng.bytes(n * 32);
+    Bytes pk(n * sz.pk), sk(n * sz.sk);
+    mldsa_keygen_batch(set, seeds, pk, sk, Backend::Cpu);
+    std::vector<Bytes> msgs, ctxs, rnds;
+    std::vector<MlDsaSignItem> items;
+    for (size_t i = 0; i < n; ++i) {
+      const bool ext = i % 4 == 3;
+      // message + context lengths around the 136-byte blocks (tr and two bytes come first: 66)
+      const size_t msg_len = ext ? 64 : i % 9 == 0 ? 70 + rng.u32() % 400 : i % 9 == 1 ? 136 - 66 : rng.u32() % 80;
+      const size_t ctx_len = ext || i % 7 == 1 ? 0 : i % 5 == 0 ? 255 : rng.u32() % 40;
+      msgs.push_back(rng.bytes(msg_len));
+      ctxs.push_back(rng.bytes(ctx_len));
+      rnds.push_back(i % 3 ? rng.bytes(32) : Bytes{});
+    }
+    for (size_t i = 0; i < n; ++i)
+      items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], ctxs[i], rnds[i], i % 4 == 3});
+    Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0x5a);
+    std::vector<PqStatus> st_c(n), st_g(n, PqStatus::InvalidInput);
+    mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
+    mldsa_sign_batch(set, items, sig_g, st_g, Backend::Cuda);
+    EXPECT_EQ(st_c, st_g);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (!std::equal(sig_c.begin() + i * sz.sig, sig_c.begin() + (i + 1) * sz.sig, sig_g.begin() + i * sz.sig) &&
+          ++mismatches <= 5)
+        ADD_FAILURE() << "signature of item " << i << " differs (ctx " << ctxs[i].size() << ", msg " << msgs[i].size()
+                      << (i % 4 == 3 ? ", external mu" : "") << ")";
+    EXPECT_EQ(mismatches, 0u);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(st_c[i], PqStatus::Ok) << "item " << i;
   }
 }
 

@@ -1,16 +1,26 @@
-// ML-DSA signing (Sign_internal from mu, FIPS 204 Algorithm 7) on the GPU as a loop of kernels
-// over the items still looking for an accepted attempt. Each step runs at the grain that suits it:
-// the SHAKE streams (ExpandA's k*l entries, ExpandMask's l polynomials) one thread per stream, the
-// challenge hash and SampleInBall one thread per item, the NTT work one warp per item with the
-// polynomials of the step in shared memory. Between steps the per-item state (A, the NTT forms of
-// s1, s2, t0, y, w0, w1) lives in device memory. All arithmetic is the core's (the functions
-// sign_mu calls), and every decision is the CPU's, so signatures are byte-identical to it.
+// ML-DSA signing (Sign_internal from mu, FIPS 204 Algorithm 7) on the GPU: one persistent kernel
+// per chunk in which each warp takes an item, signs it from the expanded key to the packed
+// signature, and takes the next (an atomic counter), with no host round trip and no lists of
+// active items. Inside an item the lanes split the work by grain:
+// - skDecode, the NTTs, A*y, the products with c, Decompose / MakeHint and the packing: a lane
+//   per 8 coefficients (polynomials of the step in shared memory, the item's A, the NTT forms of
+//   s1, s2, t0, w0 and the masks in the warp's slot of device memory);
+// - ExpandA: its K*L SHAKE128 streams one per lane (state in registers);
+// - ExpandMask: the masks of S = 32 / L consecutive attempts at once, one SHAKE256 stream per
+//   lane (the masks are a function of rho'' and kappa alone, so computing those of later attempts
+//   early changes nothing but wastes the ones after the accepted attempt);
+// - mu, rho'', the challenge c~ and SampleInBall's XOF: one sponge spread over the warp
+//   (WarpKeccak), SampleInBall's walk itself on lane 0.
+// The arithmetic is the core's (the functions sign_mu calls) and every decision is the CPU's: all
+// four rejection tests run on every attempt, as in sign_mu, so only the accept bit is revealed.
+// Signatures are byte-identical to the CPU backend.
 #include <algorithm>
 
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
+#include "pq/cuda/pq_warp_keccak.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -20,81 +30,71 @@ using namespace pq_launch;
 using mldsa::N;
 using mldsa_warp::FULL_MASK;
 
-constexpr int SIGN_WARPS = 4;       // items per block in the warp kernels
-constexpr unsigned ITEM_THREADS = 128;  // block size of the thread-per-item and per-stream kernels
+constexpr int SIGN_WARPS = 4;       // warps (items in flight) per block
+constexpr int SIGN_MIN_BLOCKS = 4;  // resident blocks per SM the register budget must allow
 
-// The batch's device state, structure of arrays indexed by item (chunk-local index).
-template <class P>
-struct SignState {
-  const uint8_t* sk;   // SK_BYTES per item
+// Inputs and outputs of a chunk, indexed by the chunk-local item.
+struct SignArgs {
+  const uint8_t* sk;               // SK_BYTES per item
   const mldsa_msg::MsgMeta* meta;  // where each item's context and message lie in blob
   const uint8_t* blob;
-  uint8_t* mu;         // 64, computed by the setup kernel
-  const uint8_t* rnd;  // 32 (zeros: deterministic signing)
-  uint8_t* sig;        // SIG_BYTES
-  uint8_t* ok;         // 1 = signed, 0 = malformed key or kappa limit reached
-  int32_t* A;          // K*L polynomials, NTT domain
-  int32_t* s1h;        // L, NTT domain
-  int32_t* s2h;        // K, NTT domain
-  int32_t* t0h;        // K, NTT domain
-  int32_t* y;          // L: y of the attempt, then z
-  int32_t* w0;         // K: LowBits of w
-  uint8_t* w1;         // K*N: HighBits of w
-  uint8_t* w1p;        // K*32*W1_BITS: w1Encode(w1)
-  int8_t* c;           // N: SampleInBall(c~)
-  uint8_t* ctilde;     // CTILDE_BYTES
-  uint8_t* rhopp;      // 64: rho''
-  uint32_t* kappa;
-  uint32_t* count;     // [0] items in `active`, [1] items in `next`
-  uint32_t* active;    // item indices of the current attempt
-  uint32_t* next;      // items whose attempt was rejected
+  const uint8_t* rnd;              // 32 (zeros: deterministic signing)
+  uint8_t* sig;                    // SIG_BYTES
+  uint8_t* ok;                     // 1 = signed, 0 = malformed key or kappa limit reached
+  uint8_t* slots;                  // WarpSlot<P>::BYTES per resident warp
+  uint32_t* next_item;             // the work counter
 };
 
+// A warp's slot of device memory (byte offsets): what does not fit its share of shared memory.
 template <class P>
-constexpr size_t W1P_BYTES = size_t(P::K) * 32 * P::W1_BITS;
-
-// Device scratch of a chunk of n items: the SignState arrays that are neither input nor output.
-template <class P>
-struct SignScratch {
-  size_t n;
-  size_t at(int piece) const {  // pieces: mu A s1h s2h t0h y w0 w1 w1p c ctilde rhopp kappa active next count
-    const size_t sizes[] = {64, 4 * N * P::K * P::L, 4 * N * P::L, 4 * N * P::K, 4 * N * P::K, 4 * N * P::L,
-                            4 * N * P::K, N * P::K, W1P_BYTES<P>, N, P::CTILDE_BYTES, 64, 4, 4, 4, 0};
-    size_t off = 0;
-    for (int q = 0; q < piece; ++q) off += align64(n * sizes[q]);
-    return off;
-  }
-  size_t bytes() const { return at(15) + 64; }  // + the two counters
+struct WarpSlot {
+  static constexpr int KL = P::K * P::L;
+  static constexpr int KLP = (KL + 3) / 4 * 4;  // A is stored [coefficient][entry], rows padded
+  static constexpr int S = 32 / P::L;           // attempts whose masks are sampled together
+  static constexpr size_t MASK_BYTES = 32 * (P::GAMMA1_BITS + 1);  // one ExpandMask stream
+  static constexpr size_t A = 0;
+  static constexpr size_t S1 = A + size_t(4) * N * KLP;
+  static constexpr size_t S2 = S1 + size_t(4) * N * P::L;
+  static constexpr size_t T0 = S2 + size_t(4) * N * P::K;
+  static constexpr size_t W0 = T0 + size_t(4) * N * P::K;
+  static constexpr size_t Z = W0 + size_t(4) * N * P::K;  // the attempt's packed z
+  static constexpr size_t MASKS = (Z + P::L * P::Z_BYTES + 63) / 64 * 64;
+  static constexpr size_t BYTES = (MASKS + S * P::L * MASK_BYTES + 255) / 256 * 256;
+  static_assert(S * P::L <= 32 && MASK_BYTES % 8 == 0);
 };
+
+// A warp's shared memory. poly holds, by phase: the setup's polynomial (poly[0]); y^ (poly[0..L))
+// and a row of w (poly[L]); c^ (poly[0]) and the product with c (poly[1]).
+template <class P>
+struct SignSmem {
+  int32_t poly[P::L + 1][N];
+  uint8_t w1[P::K][N];
+  uint8_t w1p[P::K * 32 * P::W1_BITS];  // w1Encode(w1)
+  alignas(8) uint8_t mu[64];
+  alignas(8) uint8_t rhopp[64];
+  alignas(8) uint8_t ctilde[64];
+  alignas(8) uint8_t buf[keccak::SHAKE256_RATE];  // SampleInBall's XOF block
+  uint32_t hmask[P::K][8];  // hint bits, 32 coefficients per word
+};
+
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
 
-// Setup, one warp per item: skDecode of s1, s2, t0 with the range check of sign_mu, their NTTs,
-// rho'' = H(K || rnd || mu), kappa = 0, and the item into the first active list if its key is
-// well formed.
+// skDecode of s1, s2, t0 with the range check of sign_mu, and their NTTs into the slot. False for
+// a malformed key (an s1 or s2 coefficient below -eta).
 template <class P>
-__global__ void __launch_bounds__(32 * SIGN_WARPS) sign_setup_kernel(size_t n, SignState<P> st) {
+__device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
   using SK = mldsa::SkLayout<P>;
-  __shared__ int32_t scratch[SIGN_WARPS][N];
-  const int lane = lane_id(), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * SIGN_WARPS + warp;
-  if (item >= n) return;
-  const uint8_t* sk = st.sk + item * P::SK_BYTES;
-  int32_t* a = scratch[warp];
+  int32_t* a = sm.poly[0];
+  int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
   uint32_t bad = 0;
   for (int q = 0; q < P::L + 2 * P::K; ++q) {
     const uint8_t* src;
     int bits;
     int32_t offset;
-    int32_t* dst;
-    if (q < P::L) {
+    if (q < P::L + P::K) {  // s1 then s2: contiguous in sk and in the slot
       src = sk + SK::S1 + q * P::ETA_BYTES, bits = P::ETA_BITS, offset = P::ETA;
-      dst = st.s1h + (item * P::L + q) * N;
-    } else if (q < P::L + P::K) {
-      src = sk + SK::S2 + (q - P::L) * P::ETA_BYTES, bits = P::ETA_BITS, offset = P::ETA;
-      dst = st.s2h + (item * P::K + q - P::L) * N;
     } else {
       src = sk + SK::T0 + (q - P::L - P::K) * P::T0_BYTES, bits = mldsa::D, offset = 1 << (mldsa::D - 1);
-      dst = st.t0h + (item * P::K + q - P::L - P::K) * N;
     }
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
@@ -105,124 +105,117 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS) sign_setup_kernel(size_t n, S
     }
     __syncwarp();
     mldsa_warp::ntt(a, lane);
+    int32_t* dst = s1h + q * N;  // S1, S2, T0 follow each other
 #pragma unroll
     for (int t = 0; t < 8; ++t) dst[lane + 32 * t] = a[lane + 32 * t];
     __syncwarp();
   }
-  bad = __any_sync(FULL_MASK, bad);
-  if (lane != 0) return;
-  st.ok[item] = 0;
-  if (bad) return;
-  uint8_t* mu = st.mu + item * 64;
-  mldsa_msg::item_mu(mu, sk + SK::TR, st.meta[item], st.blob);
-  keccak::Sponge h = keccak::shake256();
-  h.absorb(sk + SK::KEY, 32);
-  h.absorb(st.rnd + item * 32, 32);
-  h.absorb(mu, 64);
-  h.squeeze(st.rhopp + item * 64, 64);
-  st.kappa[item] = 0;
-  st.active[atomicAdd(&st.count[0], 1u)] = uint32_t(item);
+  static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
+  return !__any_sync(FULL_MASK, bad);
 }
 
-// ExpandA, one thread per entry A[i][j] (all items; a malformed key's matrix is simply unused).
+// c = SampleInBall(c~) into sm.poly[0], as mldsa::sample_in_ball: the XOF spread over the warp,
+// block by block into sm.buf, the Fisher-Yates walk on lane 0.
 template <class P>
-__global__ void sign_expand_a_kernel(size_t n, SignState<P> st) {
-  const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tid >= n * P::K * P::L) return;
-  const size_t item = tid / (P::K * P::L);
-  const int e = int(tid % (P::K * P::L)), i = e / P::L, j = e % P::L;
-  int32_t* out = st.A + tid * N;  // (item * K + i) * L + j
-  mldsa_warp::rej_ntt_poly(st.sk + item * P::SK_BYTES + mldsa::SkLayout<P>::RHO, uint8_t(j), uint8_t(i),
-                           [&](int k, int32_t v) { out[k] = v; });
+__device__ void sample_in_ball(const WarpKeccak& kk, SignSmem<P>& sm, int lane) {
+  int32_t* c = sm.poly[0];
+  uint64_t a = kk.shake(P::CTILDE_BYTES, keccak::SHAKE256_RATE, [&](size_t p) { return sm.ctilde[p]; });
+  kk.store(a, sm.buf, keccak::SHAKE256_RATE);
+#pragma unroll
+  for (int u = 0; u < 8; ++u) c[lane + 32 * u] = 0;
+  __syncwarp();
+  uint64_t signs = 0;
+#pragma unroll
+  for (int q = 0; q < 8; ++q) signs |= uint64_t(sm.buf[q]) << (8 * q);
+  unsigned pos = 8;
+  int i = N - P::TAU;
+  for (;;) {
+    if (lane == 0) {
+      while (i < N && pos < keccak::SHAKE256_RATE) {
+        const unsigned b = sm.buf[pos++];
+        if (b > unsigned(i)) continue;
+        c[i] = c[b];
+        c[b] = 1 - 2 * int32_t(signs & 1);
+        signs >>= 1;
+        ++i;
+      }
+    }
+    i = __shfl_sync(FULL_MASK, i, 0);
+    if (i >= N) break;
+    a = kk.permute(a);  // the next block of the XOF
+    __syncwarp();       // lane 0 is done with the old one
+    kk.store(a, sm.buf, keccak::SHAKE256_RATE);
+    __syncwarp();
+    pos = 0;
+  }
+  __syncwarp();
 }
 
-// ExpandMask for the current attempt: y_i = sample_mask(rho'', kappa + i), one thread per (item, i).
+// One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream r*L + j of the slot. True if
+// accepted: then sig holds the signature.
 template <class P>
-__global__ void sign_mask_kernel(SignState<P> st) {
-  const size_t tid = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tid >= size_t(st.count[0]) * P::L) return;
-  const uint32_t item = st.active[tid / P::L];
-  const int i = int(tid % P::L);
-  mldsa::Poly& y = *reinterpret_cast<mldsa::Poly*>(st.y + (size_t(item) * P::L + i) * N);
-  mldsa::sample_mask(y, st.rhopp + size_t(item) * 64, uint16_t(st.kappa[item] + i), P::GAMMA1_BITS);
-}
+__device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane) {
+  using S = WarpSlot<P>;
+  constexpr int YBITS = P::GAMMA1_BITS + 1;
+  const int32_t* A = reinterpret_cast<const int32_t*>(slot + S::A);
+  const int32_t* s1h = reinterpret_cast<const int32_t*>(slot + S::S1);
+  const int32_t* s2h = reinterpret_cast<const int32_t*>(slot + S::S2);
+  const int32_t* t0h = reinterpret_cast<const int32_t*>(slot + S::T0);
+  int32_t* w0 = reinterpret_cast<int32_t*>(slot + S::W0);
+  uint8_t* zp = slot + S::Z;
+  const uint8_t* ym = slot + S::MASKS + size_t(r) * P::L * S::MASK_BYTES;
 
-// w = NTT^-1(A NTT(y)), (w1, w0) = Decompose(w) and w1Encode(w1), one warp per item.
-template <class P>
-__global__ void __launch_bounds__(32 * SIGN_WARPS) sign_w_kernel(SignState<P> st) {
-  __shared__ int32_t yh[SIGN_WARPS][P::L][N];
-  __shared__ int32_t wrow[SIGN_WARPS][N];
-  const int lane = lane_id(), warp = int(threadIdx.x >> 5);
-  const size_t idx = size_t(blockIdx.x) * SIGN_WARPS + warp;
-  if (idx >= st.count[0]) return;
-  const size_t item = st.active[idx];
+  // w = NTT^-1(A NTT(y)), (w1, w0) = Decompose(w), w1Encode(w1).
   for (int j = 0; j < P::L; ++j)
 #pragma unroll
-    for (int t = 0; t < 8; ++t) yh[warp][j][lane + 32 * t] = st.y[(item * P::L + j) * N + lane + 32 * t];
+    for (int u = 0; u < 8; ++u) {
+      const int k = lane + 32 * u;
+      sm.poly[j][k] = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
+    }
   __syncwarp();
-  for (int j = 0; j < P::L; ++j) mldsa_warp::ntt(yh[warp][j], lane);
-  int32_t* w = wrow[warp];
+  for (int j = 0; j < P::L; ++j) mldsa_warp::ntt(sm.poly[j], lane);
+  int32_t* w = sm.poly[P::L];
   for (int i = 0; i < P::K; ++i) {
-    const int32_t* Ai = st.A + (item * P::K + i) * P::L * N;
 #pragma unroll
-    for (int t = 0; t < 8; ++t) {  // poly_pointwise_acc over j, then poly_reduce
-      const int k = lane + 32 * t;
+    for (int u = 0; u < 8; ++u) {  // poly_pointwise_acc over j, then poly_reduce
+      const int k = lane + 32 * u;
+      const int32_t* Ak = A + k * S::KLP + i * P::L;
       int32_t acc = 0;
-      for (int j = 0; j < P::L; ++j) acc += mldsa::montgomery_reduce(int64_t(Ai[j * N + k]) * yh[warp][j][k]);
+#pragma unroll
+      for (int j = 0; j < P::L; ++j) acc += mldsa::montgomery_reduce(int64_t(Ak[j]) * sm.poly[j][k]);
       w[k] = mldsa::reduce32(acc);
     }
     __syncwarp();
     mldsa_warp::invntt_tomont(w, lane);
+#pragma unroll
+    for (int u = 0; u < 8; ++u) {
+      const int k = lane + 32 * u;
+      int32_t lo;
+      sm.w1[i][k] = uint8_t(mldsa::decompose<P::GAMMA2>(lo, mldsa::caddq(w[k])));
+      w0[i * N + k] = lo;
+    }
+    __syncwarp();
     int32_t v[8];
 #pragma unroll
-    for (int e = 0; e < 8; ++e) {
-      const int k = 8 * lane + e;
-      int32_t w0;
-      v[e] = mldsa::decompose<P::GAMMA2>(w0, mldsa::caddq(w[k]));
-      st.w0[(item * P::K + i) * N + k] = w0;
-      st.w1[(item * P::K + i) * N + k] = uint8_t(v[e]);
-    }
-    mldsa::pack_simple8(st.w1p + item * W1P_BYTES<P> + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
-    __syncwarp();  // w is rewritten for the next row
+    for (int e = 0; e < 8; ++e) v[e] = sm.w1[i][8 * lane + e];
+    mldsa::pack_simple8(sm.w1p + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
   }
-}
-
-// c~ = H(mu || w1Encode(w1)) and c = SampleInBall(c~), one thread per item.
-template <class P>
-__global__ void sign_challenge_kernel(SignState<P> st) {
-  const size_t idx = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx >= st.count[0]) return;
-  const size_t item = st.active[idx];
-  uint8_t* ctilde = st.ctilde + item * P::CTILDE_BYTES;
-  keccak::Sponge h = keccak::shake256();
-  h.absorb(st.mu + item * 64, 64);
-  h.absorb(st.w1p + item * W1P_BYTES<P>, W1P_BYTES<P>);
-  h.squeeze(ctilde, P::CTILDE_BYTES);
-  mldsa::Poly c;
-  mldsa::sample_in_ball(c, ctilde, P::CTILDE_BYTES, P::TAU);
-  for (int k = 0; k < N; ++k) st.c[item * N + k] = int8_t(c.c[k]);
-}
-
-// z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint, one warp per item.
-// An accepted item packs its signature; a rejected one moves on to the next kappa in `next`.
-template <class P>
-__global__ void __launch_bounds__(32 * SIGN_WARPS) sign_z_kernel(SignState<P> st) {
-  __shared__ int32_t ch[SIGN_WARPS][N];
-  __shared__ int32_t tmp[SIGN_WARPS][N];
-  __shared__ uint32_t hmask[SIGN_WARPS][P::K][8];
-  const int lane = lane_id(), warp = int(threadIdx.x >> 5);
-  const size_t idx = size_t(blockIdx.x) * SIGN_WARPS + warp;
-  if (idx >= st.count[0]) return;
-  const size_t item = st.active[idx];
-  int32_t* c = ch[warp];
-  int32_t* t = tmp[warp];
-#pragma unroll
-  for (int u = 0; u < 8; ++u) c[lane + 32 * u] = st.c[item * N + lane + 32 * u];
   __syncwarp();
+
+  // c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
+  constexpr size_t W1P = size_t(P::K) * 32 * P::W1_BITS;
+  const uint64_t h = kk.shake(64 + W1P, keccak::SHAKE256_RATE,
+                              [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
+  kk.store(h, sm.ctilde, P::CTILDE_BYTES);
+  __syncwarp();
+  sample_in_ball<P>(kk, sm, lane);
+  int32_t* c = sm.poly[0];
+  int32_t* t = sm.poly[1];
   mldsa_warp::ntt(c, lane);
+
+  // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
   uint32_t reject = 0;
-  // t = NTT^-1(c * x) for a polynomial x in NTT form (poly_pointwise, invntt_tomont).
-  auto c_times = [&](const int32_t* x) {
+  auto c_times = [&](const int32_t* x) {  // t = NTT^-1(c * x): poly_pointwise, invntt_tomont
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
       const int k = lane + 32 * u;
@@ -231,116 +224,161 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS) sign_z_kernel(SignState<P> st
     __syncwarp();
     mldsa_warp::invntt_tomont(t, lane);
   };
-  for (int i = 0; i < P::L; ++i) {
-    c_times(st.s1h + (item * P::L + i) * N);
-    int32_t* y = st.y + (item * P::L + i) * N;
+  for (int j = 0; j < P::L; ++j) {
+    c_times(s1h + j * N);
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
       const int k = lane + 32 * u;
-      const int32_t z = mldsa::reduce32(t[k] + y[k]);
+      const int32_t y = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
+      const int32_t z = mldsa::reduce32(t[k] + y);
       reject |= mldsa::coeff_exceeds(z, P::GAMMA1 - P::BETA);
-      y[k] = z;  // y is not needed again: the next attempt samples a new one
+      t[k] = z;
     }
     __syncwarp();
+    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, t + 8 * lane, YBITS, P::GAMMA1);
+    __syncwarp();  // t is rewritten next
   }
   uint32_t hints = 0;
   for (int i = 0; i < P::K; ++i) {
     int32_t r0[8];
-    c_times(st.s2h + (item * P::K + i) * N);
+    c_times(s2h + i * N);
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
       const int k = lane + 32 * u;
-      r0[u] = mldsa::reduce32(st.w0[(item * P::K + i) * N + k] - t[k]);
+      r0[u] = mldsa::reduce32(w0[i * N + k] - t[k]);
       reject |= mldsa::coeff_exceeds(r0[u], P::GAMMA2 - P::BETA);
     }
     __syncwarp();
-    c_times(st.t0h + (item * P::K + i) * N);
+    c_times(t0h + i * N);
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
       const int k = lane + 32 * u;
       const int32_t ct0 = mldsa::reduce32(t[k]);
       reject |= mldsa::coeff_exceeds(ct0, P::GAMMA2);
-      const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[u] + ct0, st.w1[(item * P::K + i) * N + k]);
+      const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[u] + ct0, sm.w1[i][k]);
       hints += hint;
       const uint32_t m = __ballot_sync(FULL_MASK, hint);  // coefficients 32u .. 32u+31
-      if (lane == 0) hmask[warp][i][u] = m;
+      if (lane == 0) sm.hmask[i][u] = m;
     }
     __syncwarp();
   }
   hints = __reduce_add_sync(FULL_MASK, hints);
   reject |= uint32_t(P::OMEGA - int32_t(hints)) >> 31;
-  if (__any_sync(FULL_MASK, reject)) {
-    if (lane == 0) {
-      const uint32_t kappa = st.kappa[item] + P::L;
-      st.kappa[item] = kappa;
-      if (kappa + P::L <= uint32_t(mldsa::KAPPA_LIMIT)) st.next[atomicAdd(&st.count[1], 1u)] = uint32_t(item);
-    }
-    return;
-  }
+  if (__any_sync(FULL_MASK, reject)) return false;
+
   // Accepted: sigEncode(c~, z, h) (pack_signature), the hint indices in increasing order.
-  uint8_t* sig = st.sig + item * P::SIG_BYTES;
-  for (int b = lane; b < P::CTILDE_BYTES; b += 32) sig[b] = st.ctilde[item * P::CTILDE_BYTES + b];
+  for (int b = lane; b < P::CTILDE_BYTES; b += 32) sig[b] = sm.ctilde[b];
   uint8_t* zb = sig + P::CTILDE_BYTES;
-  for (int i = 0; i < P::L; ++i)
-    mldsa::pack_bits8(zb + i * P::Z_BYTES + lane * (P::GAMMA1_BITS + 1), st.y + (item * P::L + i) * N + 8 * lane,
-                      P::GAMMA1_BITS + 1, P::GAMMA1);
+  for (int b = lane; b < int(P::L * P::Z_BYTES); b += 32) zb[b] = zp[b];
   uint8_t* hb = zb + P::L * P::Z_BYTES;
   for (int b = lane; b < P::OMEGA + P::K; b += 32) hb[b] = 0;
   __syncwarp();
   uint32_t pos = 0;
   for (int i = 0; i < P::K; ++i) {
     for (int u = 0; u < 8; ++u) {
-      const uint32_t m = hmask[warp][i][u];
+      const uint32_t m = sm.hmask[i][u];
       if ((m >> lane) & 1) hb[pos + __popc(m & ((1u << lane) - 1))] = uint8_t(32 * u + lane);
       pos += __popc(m);
     }
     if (lane == 0) hb[P::OMEGA + i] = uint8_t(pos);
   }
-  if (lane == 0) st.ok[item] = 1;
+  return true;
 }
 
-// The counters after an attempt: the rejected items are the next attempt's active ones.
-__global__ void sign_advance_kernel(uint32_t* count) {
-  count[0] = count[1];
-  count[1] = 0;
-}
-
-constexpr int BLIND_ATTEMPTS = 4;  // attempts enqueued between two reads of the active count
-
-// Signs the n items of a chunk on stream `st`: setup, ExpandA, then attempts until every item is
-// accepted or has given up. The kernels skip the indices beyond the device-side active count, so
-// the host enqueues BLIND_ATTEMPTS attempts sized by the last count it read, then reads it again.
+// Sign_internal for one item, by one warp: the key, mu, rho'', ExpandA, then attempts until one is
+// accepted or kappa reaches its limit (ok stays 0).
 template <class P>
-void sign_chunk(SignState<P> st, size_t n, cudaStream_t stream, Trace& trace) {
-  ZKGPU_CUDA_CHECK(cudaMemsetAsync(st.count, 0, 2 * sizeof(uint32_t), stream));
-  sign_setup_kernel<P><<<unsigned((n + SIGN_WARPS - 1) / SIGN_WARPS), 32 * SIGN_WARPS, 0, stream>>>(n, st);
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  const size_t streams = n * P::K * P::L;
-  sign_expand_a_kernel<P><<<unsigned((streams + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS, 0, stream>>>(n, st);
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  trace.mark("setup+expandA");
-  size_t bound = n;  // the active count never grows
-  while (bound > 0) {
-    const unsigned warp_blocks = unsigned((bound + SIGN_WARPS - 1) / SIGN_WARPS);
-    const unsigned item_blocks = unsigned((bound + ITEM_THREADS - 1) / ITEM_THREADS);
-    for (int a = 0; a < BLIND_ATTEMPTS; ++a) {
-      sign_mask_kernel<P><<<unsigned((bound * P::L + ITEM_THREADS - 1) / ITEM_THREADS), ITEM_THREADS, 0, stream>>>(st);
-      sign_w_kernel<P><<<warp_blocks, 32 * SIGN_WARPS, 0, stream>>>(st);
-      sign_challenge_kernel<P><<<item_blocks, ITEM_THREADS, 0, stream>>>(st);
-      sign_z_kernel<P><<<warp_blocks, 32 * SIGN_WARPS, 0, stream>>>(st);
-      sign_advance_kernel<<<1, 1, 0, stream>>>(st.count);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      std::swap(st.active, st.next);
-    }
-    uint32_t active = 0;
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&active, st.count, sizeof active, cudaMemcpyDeviceToHost, stream));
-    ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
-    bound = active;
+__device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
+                          int lane) {
+  using SK = mldsa::SkLayout<P>;
+  using S = WarpSlot<P>;
+  const uint8_t* sk = g.sk + item * P::SK_BYTES;
+  if (lane == 0) g.ok[item] = 0;
+  if (!load_key<P>(sk, sm, slot, lane)) return;
+
+  // mu = H(tr || 0 || |ctx| || ctx || M) (mldsa::compute_mu), or the external mu.
+  const mldsa_msg::MsgMeta m = g.meta[item];
+  const uint8_t* b = g.blob + m.off;
+  if (m.external_mu) {
+    for (int k = lane; k < 64; k += 32) sm.mu[k] = b[k];
+  } else {
+    const uint8_t* tr = sk + SK::TR;
+    const uint64_t h = kk.shake(66 + size_t(m.ctx_len) + m.msg_len, keccak::SHAKE256_RATE, [&](size_t p) {
+      return p < 64 ? tr[p] : p == 64 ? uint8_t(0) : p == 65 ? m.ctx_len : b[p - 66];  // ctx, M follow in blob
+    });
+    kk.store(h, sm.mu, 64);
   }
-  trace.mark("attempts");
+  __syncwarp();
+  {  // rho'' = H(K || rnd || mu)
+    const uint8_t* key = sk + SK::KEY;
+    const uint8_t* rnd = g.rnd + item * 32;
+    const uint64_t h = kk.shake(128, keccak::SHAKE256_RATE,
+                                [&](size_t p) { return p < 32 ? key[p] : p < 64 ? rnd[p - 32] : sm.mu[p - 64]; });
+    kk.store(h, sm.rhopp, 64);
+  }
+  // ExpandA: entry e = i*L + j is A[i][j] = RejNTTPoly(rho || j || i), stored A[k][e].
+  int32_t* A = reinterpret_cast<int32_t*>(slot + S::A);
+  for (int e = lane; e < S::KL; e += 32)
+    mldsa_warp::rej_ntt_poly(sk + SK::RHO, uint8_t(e % P::L), uint8_t(e / P::L),
+                             [&](int k, int32_t v) { A[k * S::KLP + e] = v; });
+  __syncwarp();
+
+  uint8_t* sig = g.sig + item * P::SIG_BYTES;
+  for (uint32_t kappa = 0; kappa + P::L <= uint32_t(mldsa::KAPPA_LIMIT); kappa += P::L) {
+    const int r = int((kappa / P::L) % S::S);
+    if (r == 0) {  // the masks of attempts kappa/L .. kappa/L + S - 1: stream s has counter kappa + s
+      const int s = lane;
+      if (s < S::S * P::L && kappa + uint32_t(s) < uint32_t(mldsa::KAPPA_LIMIT)) {
+        const uint32_t ks = kappa + uint32_t(s);
+        shake256_words(sm.rhopp, uint8_t(ks), uint8_t(ks >> 8),
+                       reinterpret_cast<uint64_t*>(slot + S::MASKS + size_t(s) * S::MASK_BYTES), int(S::MASK_BYTES / 8));
+      }
+      __syncwarp();
+    }
+    if (attempt<P>(kk, sm, slot, r, sig, lane)) {
+      if (lane == 0) g.ok[item] = 1;
+      return;
+    }
+  }
 }
 
-// Items per chunk: the per-item device state is about 70 KB (ML-DSA-65).
+template <class P>
+__global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(size_t n, SignArgs g) {
+  __shared__ SignSmem<P> smem[SIGN_WARPS];
+  const int lane = lane_id(), warp = int(threadIdx.x >> 5);
+  uint8_t* slot = g.slots + (size_t(blockIdx.x) * SIGN_WARPS + size_t(warp)) * WarpSlot<P>::BYTES;
+  const WarpKeccak kk(lane);
+  for (;;) {
+    uint32_t item = 0;
+    if (lane == 0) item = atomicAdd(g.next_item, 1u);
+    item = __shfl_sync(FULL_MASK, item, 0);
+    if (item >= n) return;
+    sign_item<P>(g, item, smem[warp], slot, kk, lane);
+    __syncwarp();
+  }
+}
+
+// Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
+// small chunk.
+template <class P>
+unsigned sign_blocks(size_t n) {
+  static const unsigned resident = [] {
+    int dev = 0, sms = 0, per_sm = 0;
+    ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+    ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P>, 32 * SIGN_WARPS, 0));
+    return unsigned(std::max(1, sms * std::max(1, per_sm)));
+  }();
+  return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
+}
+
+template <class P>
+size_t sign_scratch_bytes(size_t n) {
+  return size_t(sign_blocks<P>(n)) * SIGN_WARPS * WarpSlot<P>::BYTES + 256;  // + the work counter
+}
+
+// Items per chunk: enough chunks for the pipeline's streams to overlap one chunk's tail (the
+// warps still on their last items) with the next chunk.
 constexpr size_t SIGN_MIN_CHUNK = size_t(1) << 11, SIGN_MAX_CHUNK = size_t(1) << 14;
 
 Pipeline& sign_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
@@ -377,7 +415,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
     auto plan = [&](size_t first) {
       const size_t end = std::min(todo.size(), first + chunk);
       const SignLayout<P> lay = layout(first, end);
-      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), SignScratch<P>{lay.n}.bytes()};
+      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), sign_scratch_bytes<P>(lay.n)};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const SignLayout<P> lay = layout(first, p.end);
@@ -398,33 +436,21 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
     };
     auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
       const SignLayout<P> lay = layout(first, p.end);
-      const SignScratch<P> sc{lay.n};
       const uint8_t* in = s.dev_in.data();
-      uint8_t* x = s.dev_scratch.data();
-      SignState<P> st{};
-      st.sk = in;
-      st.meta = reinterpret_cast<const mldsa_msg::MsgMeta*>(in + lay.meta());
-      st.rnd = in + lay.rnd();
-      st.blob = in + lay.blob_at();
-      st.sig = s.dev_out.data();
-      st.ok = s.dev_out.data() + lay.ok();
-      st.mu = x + sc.at(0);
-      st.A = reinterpret_cast<int32_t*>(x + sc.at(1));
-      st.s1h = reinterpret_cast<int32_t*>(x + sc.at(2));
-      st.s2h = reinterpret_cast<int32_t*>(x + sc.at(3));
-      st.t0h = reinterpret_cast<int32_t*>(x + sc.at(4));
-      st.y = reinterpret_cast<int32_t*>(x + sc.at(5));
-      st.w0 = reinterpret_cast<int32_t*>(x + sc.at(6));
-      st.w1 = x + sc.at(7);
-      st.w1p = x + sc.at(8);
-      st.c = reinterpret_cast<int8_t*>(x + sc.at(9));
-      st.ctilde = x + sc.at(10);
-      st.rhopp = x + sc.at(11);
-      st.kappa = reinterpret_cast<uint32_t*>(x + sc.at(12));
-      st.active = reinterpret_cast<uint32_t*>(x + sc.at(13));
-      st.next = reinterpret_cast<uint32_t*>(x + sc.at(14));
-      st.count = reinterpret_cast<uint32_t*>(x + sc.at(15));
-      sign_chunk<P>(st, lay.n, s.stream, *s.trace);
+      SignArgs g{};
+      g.sk = in;
+      g.meta = reinterpret_cast<const mldsa_msg::MsgMeta*>(in + lay.meta());
+      g.rnd = in + lay.rnd();
+      g.blob = in + lay.blob_at();
+      g.sig = s.dev_out.data();
+      g.ok = s.dev_out.data() + lay.ok();
+      const unsigned blocks = sign_blocks<P>(lay.n);
+      g.slots = s.dev_scratch.data();
+      g.next_item = reinterpret_cast<uint32_t*>(g.slots + size_t(blocks) * SIGN_WARPS * WarpSlot<P>::BYTES);
+      ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.next_item, 0, sizeof(uint32_t), s.stream));
+      sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("sign");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t n = p.end - first;
