@@ -15,6 +15,8 @@
 // four rejection tests run on every attempt, as in sign_mu, so only the accept bit is revealed.
 // Signatures are byte-identical to the CPU backend.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
@@ -43,17 +45,23 @@ struct SignArgs {
   uint8_t* ok;                     // 1 = signed, 0 = malformed key or kappa limit reached
   uint8_t* slots;                  // WarpSlot<P>::BYTES per resident warp
   uint32_t* next_item;             // the work counter
+  unsigned long long* prof;        // with ZKGPU_PQ_TRACE: PROF_SLOTS counters (else null)
 };
+
+// The phase profile of ZKGPU_PQ_TRACE: SM cycles spent by warps in each phase, summed over the
+// warps of a chunk, and the number of attempts (a diagnostic for runs on the GPU machine).
+enum Phase { KEY_MU, EXPAND_A, MASKS, W, CHALLENGE, BALL, Z, PHASES };
+constexpr int PROF_SLOTS = PHASES + 1;  // + attempts
+constexpr const char* PHASE_NAMES[PHASES] = {"key+mu", "expandA", "masks", "w=Ay", "c~", "ball+ntt", "z+hint"};
 
 // A warp's slot of device memory (byte offsets): what does not fit its share of shared memory.
 template <class P>
 struct WarpSlot {
   static constexpr int KL = P::K * P::L;
-  static constexpr int KLP = (KL + 3) / 4 * 4;  // A is stored [coefficient][entry], rows padded
   static constexpr int S = 32 / P::L;           // attempts whose masks are sampled together
   static constexpr size_t MASK_BYTES = 32 * (P::GAMMA1_BITS + 1);  // one ExpandMask stream
   static constexpr size_t A = 0;
-  static constexpr size_t S1 = A + size_t(4) * N * KLP;
+  static constexpr size_t S1 = A + size_t(4) * N * KL;  // A[i][j][k] stored at (i N + k) L + j
   static constexpr size_t S2 = S1 + size_t(4) * N * P::L;
   static constexpr size_t T0 = S2 + size_t(4) * N * P::K;
   static constexpr size_t W0 = T0 + size_t(4) * N * P::K;
@@ -75,6 +83,24 @@ struct SignSmem {
   alignas(8) uint8_t ctilde[64];
   alignas(8) uint8_t buf[keccak::SHAKE256_RATE];  // SampleInBall's XOF block
   uint32_t hmask[P::K][8];  // hint bits, 32 coefficients per word
+  unsigned long long prof[PROF_SLOTS];  // this warp's phase profile (lane 0)
+};
+
+// Lane 0 adds the cycles since the last mark to the phase's counter, when profiling.
+struct PhaseClock {
+  bool on;
+  long long last;
+  __device__ explicit PhaseClock(bool enabled) : on(enabled), last(0) {}
+  __device__ void restart() {
+    if (on) last = clock64();
+  }
+  __device__ void mark(unsigned long long* prof, int phase, int lane) {
+    if (!on) return;
+    __syncwarp();
+    const long long now = clock64();
+    if (lane == 0) prof[phase] += (unsigned long long)(now - last);
+    last = now;
+  }
 };
 
 __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
@@ -154,7 +180,8 @@ __device__ void sample_in_ball(const WarpKeccak& kk, SignSmem<P>& sm, int lane) 
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream r*L + j of the slot. True if
 // accepted: then sig holds the signature.
 template <class P>
-__device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane) {
+__device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane,
+                        PhaseClock& clk) {
   using S = WarpSlot<P>;
   constexpr int YBITS = P::GAMMA1_BITS + 1;
   const int32_t* A = reinterpret_cast<const int32_t*>(slot + S::A);
@@ -179,7 +206,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
 #pragma unroll
     for (int u = 0; u < 8; ++u) {  // poly_pointwise_acc over j, then poly_reduce
       const int k = lane + 32 * u;
-      const int32_t* Ak = A + k * S::KLP + i * P::L;
+      const int32_t* Ak = A + (i * N + k) * P::L;  // row i's L entries at k: adjacent lanes read adjacent bytes
       int32_t acc = 0;
 #pragma unroll
       for (int j = 0; j < P::L; ++j) acc += mldsa::montgomery_reduce(int64_t(Ak[j]) * sm.poly[j][k]);
@@ -201,6 +228,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     mldsa::pack_simple8(sm.w1p + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
   }
   __syncwarp();
+  clk.mark(sm.prof, W, lane);
 
   // c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
   constexpr size_t W1P = size_t(P::K) * 32 * P::W1_BITS;
@@ -208,10 +236,12 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
                               [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
   kk.store(h, sm.ctilde, P::CTILDE_BYTES);
   __syncwarp();
+  clk.mark(sm.prof, CHALLENGE, lane);
   sample_in_ball<P>(kk, sm, lane);
   int32_t* c = sm.poly[0];
   int32_t* t = sm.poly[1];
   mldsa_warp::ntt(c, lane);
+  clk.mark(sm.prof, BALL, lane);
 
   // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
   uint32_t reject = 0;
@@ -264,7 +294,11 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   }
   hints = __reduce_add_sync(FULL_MASK, hints);
   reject |= uint32_t(P::OMEGA - int32_t(hints)) >> 31;
-  if (__any_sync(FULL_MASK, reject)) return false;
+  if (lane == 0 && clk.on) ++sm.prof[PHASES];
+  if (__any_sync(FULL_MASK, reject)) {
+    clk.mark(sm.prof, Z, lane);
+    return false;
+  }
 
   // Accepted: sigEncode(c~, z, h) (pack_signature), the hint indices in increasing order.
   for (int b = lane; b < P::CTILDE_BYTES; b += 32) sig[b] = sm.ctilde[b];
@@ -282,6 +316,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     }
     if (lane == 0) hb[P::OMEGA + i] = uint8_t(pos);
   }
+  clk.mark(sm.prof, Z, lane);
   return true;
 }
 
@@ -289,7 +324,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
 // accepted or kappa reaches its limit (ok stays 0).
 template <class P>
 __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
-                          int lane) {
+                          int lane, PhaseClock& clk) {
   using SK = mldsa::SkLayout<P>;
   using S = WarpSlot<P>;
   const uint8_t* sk = g.sk + item * P::SK_BYTES;
@@ -316,12 +351,14 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
                                 [&](size_t p) { return p < 32 ? key[p] : p < 64 ? rnd[p - 32] : sm.mu[p - 64]; });
     kk.store(h, sm.rhopp, 64);
   }
-  // ExpandA: entry e = i*L + j is A[i][j] = RejNTTPoly(rho || j || i), stored A[k][e].
+  clk.mark(sm.prof, KEY_MU, lane);
+  // ExpandA: entry e = i*L + j is A[i][j] = RejNTTPoly(rho || j || i).
   int32_t* A = reinterpret_cast<int32_t*>(slot + S::A);
   for (int e = lane; e < S::KL; e += 32)
     mldsa_warp::rej_ntt_poly(sk + SK::RHO, uint8_t(e % P::L), uint8_t(e / P::L),
-                             [&](int k, int32_t v) { A[k * S::KLP + e] = v; });
+                             [&](int k, int32_t v) { A[(e / P::L * N + k) * P::L + e % P::L] = v; });
   __syncwarp();
+  clk.mark(sm.prof, EXPAND_A, lane);
 
   uint8_t* sig = g.sig + item * P::SIG_BYTES;
   for (uint32_t kappa = 0; kappa + P::L <= uint32_t(mldsa::KAPPA_LIMIT); kappa += P::L) {
@@ -333,9 +370,9 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
         shake256_words(sm.rhopp, uint8_t(ks), uint8_t(ks >> 8),
                        reinterpret_cast<uint64_t*>(slot + S::MASKS + size_t(s) * S::MASK_BYTES), int(S::MASK_BYTES / 8));
       }
-      __syncwarp();
+      clk.mark(sm.prof, MASKS, lane);
     }
-    if (attempt<P>(kk, sm, slot, r, sig, lane)) {
+    if (attempt<P>(kk, sm, slot, r, sig, lane, clk)) {
       if (lane == 0) g.ok[item] = 1;
       return;
     }
@@ -348,14 +385,19 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
   uint8_t* slot = g.slots + (size_t(blockIdx.x) * SIGN_WARPS + size_t(warp)) * WarpSlot<P>::BYTES;
   const WarpKeccak kk(lane);
+  SignSmem<P>& sm = smem[warp];
+  PhaseClock clk(g.prof != nullptr);
+  if (lane < PROF_SLOTS) sm.prof[lane] = 0;
   for (;;) {
     uint32_t item = 0;
     if (lane == 0) item = atomicAdd(g.next_item, 1u);
     item = __shfl_sync(FULL_MASK, item, 0);
-    if (item >= n) return;
-    sign_item<P>(g, item, smem[warp], slot, kk, lane);
+    if (item >= n) break;
+    clk.restart();
+    sign_item<P>(g, item, sm, slot, kk, lane, clk);
     __syncwarp();
   }
+  if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -395,8 +437,24 @@ struct SignLayout {
   size_t blob_at() const { return rnd() + align64(n * 32); }
   size_t bytes() const { return blob_at() + blob; }
   size_t ok() const { return align64(n * P::SIG_BYTES); }
-  size_t out_bytes() const { return ok() + n; }
+  size_t prof() const { return align64(ok() + n); }  // the phase profile, when tracing
+  size_t out_bytes() const { return prof() + (tracing() ? PROF_SLOTS * sizeof(unsigned long long) : 0); }
+  static bool tracing() {
+    static const bool on = std::getenv("ZKGPU_PQ_TRACE") != nullptr;
+    return on;
+  }
 };
+
+// With ZKGPU_PQ_TRACE: one stderr line per chunk with the share of warp time in each phase.
+inline void print_profile(size_t n, const unsigned long long* prof) {
+  unsigned long long total = 0;
+  for (int p = 0; p < PHASES; ++p) total += prof[p];
+  std::fprintf(stderr, "pq-trace mldsa sign profile n=%zu: attempts/item %.2f, warp Mcycles/item %.3f |", n,
+               double(prof[PHASES]) / double(std::max<size_t>(n, 1)), double(total) / 1e6 / double(std::max<size_t>(n, 1)));
+  for (int p = 0; p < PHASES; ++p)
+    std::fprintf(stderr, " %s %.1f%%", PHASE_NAMES[p], total ? 100.0 * double(prof[p]) / double(total) : 0.0);
+  std::fprintf(stderr, "\n");
+}
 
 }  // namespace
 
@@ -448,6 +506,10 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
       g.slots = s.dev_scratch.data();
       g.next_item = reinterpret_cast<uint32_t*>(g.slots + size_t(blocks) * SIGN_WARPS * WarpSlot<P>::BYTES);
       ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.next_item, 0, sizeof(uint32_t), s.stream));
+      if (SignLayout<P>::tracing()) {
+        g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
+        ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
+      }
       sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
@@ -460,6 +522,10 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         const size_t i = todo[first + size_t(j)];
         ok[i] = h[ok_at + size_t(j)];
         std::memcpy(sigs + i * P::SIG_BYTES, h + size_t(j) * P::SIG_BYTES, P::SIG_BYTES);
+      }
+      if (SignLayout<P>::tracing()) {
+        const SignLayout<P> lay{n};
+        print_profile(n, reinterpret_cast<const unsigned long long*>(h + lay.prof()));
       }
     };
     sign_pipeline().run("mldsa sign", todo.size(), plan, pack, launch, deliver);
