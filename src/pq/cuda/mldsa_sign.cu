@@ -17,9 +17,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
+#include "pq/cuda/mldsa_regs.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
 #include "pq/cuda/pq_warp_keccak.cuh"
@@ -74,7 +76,7 @@ struct WarpSlot {
 // A warp's shared memory. poly holds, by phase: the setup's polynomial (poly[0]); y^ (poly[0..L))
 // and a row of w (poly[L]); c^ (poly[0]) and the product with c (poly[1]).
 template <class P>
-struct SignSmem {
+struct alignas(16) SignSmem {
   int32_t poly[P::L + 1][N];
   uint8_t w1[P::K][N];
   uint8_t w1p[P::K * 32 * P::W1_BITS];  // w1Encode(w1)
@@ -110,7 +112,6 @@ __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
 template <class P>
 __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
   using SK = mldsa::SkLayout<P>;
-  int32_t* a = sm.poly[0];
   int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
   uint32_t bad = 0;
   for (int q = 0; q < P::L + 2 * P::K; ++q) {
@@ -122,19 +123,14 @@ __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int 
     } else {
       src = sk + SK::T0 + (q - P::L - P::K) * P::T0_BYTES, bits = mldsa::D, offset = 1 << (mldsa::D - 1);
     }
+    int32_t r[8];
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
-      const int k = lane + 32 * t;
-      const int32_t v = mldsa::unpack_coeff(src, k, bits, offset);
-      if (q < P::L + P::K) bad |= uint32_t(v + P::ETA) >> 31;  // below -eta: outside skDecode's domain
-      a[k] = v;
+      r[t] = mldsa::unpack_coeff(src, lane + 32 * t, bits, offset);
+      if (q < P::L + P::K) bad |= uint32_t(r[t] + P::ETA) >> 31;  // below -eta: outside skDecode's domain
     }
-    __syncwarp();
-    mldsa_warp::ntt(a, lane);
-    int32_t* dst = s1h + q * N;  // S1, S2, T0 follow each other
-#pragma unroll
-    for (int t = 0; t < 8; ++t) dst[lane + 32 * t] = a[lane + 32 * t];
-    __syncwarp();
+    mldsa_regs::ntt(r, sm.poly[0], lane);
+    mldsa_regs::store_runs(s1h + q * N, r, lane);  // S1, S2, T0 follow each other
   }
   static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
   return !__any_sync(FULL_MASK, bad);
@@ -177,10 +173,189 @@ __device__ void sample_in_ball(const WarpKeccak& kk, SignSmem<P>& sm, int lane) 
   __syncwarp();
 }
 
+// One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream in_batch*L + j of the slot. True if
+// accepted: then sig holds the signature.
+template <class P>
+__device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int in_batch, uint8_t* sig, int lane,
+                        PhaseClock& clk) {
+  using S = WarpSlot<P>;
+  constexpr int YBITS = P::GAMMA1_BITS + 1;
+  const int32_t* A = reinterpret_cast<const int32_t*>(slot + S::A);
+  const int32_t* s1h = reinterpret_cast<const int32_t*>(slot + S::S1);
+  const int32_t* s2h = reinterpret_cast<const int32_t*>(slot + S::S2);
+  const int32_t* t0h = reinterpret_cast<const int32_t*>(slot + S::T0);
+  int32_t* w0 = reinterpret_cast<int32_t*>(slot + S::W0);
+  uint8_t* zp = slot + S::Z;
+  const uint8_t* ym = slot + S::MASKS + size_t(in_batch) * P::L * S::MASK_BYTES;
+
+  // w = NTT^-1(A NTT(y)), (w1, w0) = Decompose(w), w1Encode(w1). The NTTs run on registers
+  // (mldsa_regs): y^_j goes to sm.poly[j] in natural order, w's rows stay in registers.
+  for (int j = 0; j < P::L; ++j) {
+    int32_t r[8];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) r[t] = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, lane + 32 * t, YBITS, P::GAMMA1);
+    mldsa_regs::ntt(r, sm.poly[j], lane);
+    mldsa_regs::store_runs(sm.poly[j], r, lane);
+  }
+  __syncwarp();
+  for (int i = 0; i < P::K; ++i) {
+    int32_t acc[8] = {};  // poly_pointwise_acc over j at k = 8 lane + t, then poly_reduce
+    for (int j = 0; j < P::L; ++j) {
+      int32_t y[8];
+      mldsa_regs::load_runs(y, sm.poly[j], lane);
+      const int32_t* Aij = A + (i * N + 8 * lane) * P::L + j;  // A[i][j] at k: (i N + k) L + j
+#pragma unroll
+      for (int t = 0; t < 8; ++t) acc[t] += mldsa::montgomery_reduce(int64_t(Aij[t * P::L]) * y[t]);
+    }
+#pragma unroll
+    for (int t = 0; t < 8; ++t) acc[t] = mldsa::reduce32(acc[t]);
+    mldsa_regs::invntt_tomont(acc, sm.poly[P::L], lane);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = lane + 32 * t;
+      int32_t lo;
+      sm.w1[i][k] = uint8_t(mldsa::decompose<P::GAMMA2>(lo, mldsa::caddq(acc[t])));
+      w0[i * N + k] = lo;
+    }
+    __syncwarp();
+    int32_t v[8];
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v[e] = sm.w1[i][8 * lane + e];
+    mldsa::pack_simple8(sm.w1p + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
+  }
+  __syncwarp();
+  clk.mark(sm.prof, W, lane);
+
+  // c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
+  constexpr size_t W1P = size_t(P::K) * 32 * P::W1_BITS;
+  const uint64_t h = kk.shake(64 + W1P, keccak::SHAKE256_RATE,
+                              [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
+  kk.store(h, sm.ctilde, P::CTILDE_BYTES);
+  __syncwarp();
+  clk.mark(sm.prof, CHALLENGE, lane);
+  sample_in_ball<P>(kk, sm, lane);
+  int32_t ch[8];  // c^ in RUNS, kept in registers for the products below
+#pragma unroll
+  for (int t = 0; t < 8; ++t) ch[t] = sm.poly[0][lane + 32 * t];
+  mldsa_regs::ntt(ch, sm.poly[0], lane);
+  clk.mark(sm.prof, BALL, lane);
+
+  // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
+  int32_t* zbuf = sm.poly[1];
+  uint32_t reject = 0;
+  int32_t r[8];
+  auto c_times = [&](const int32_t* x) {  // r = NTT^-1(c^ * x) in ROWS: poly_pointwise, invntt_tomont
+    mldsa_regs::load_runs(r, x, lane);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) r[t] = mldsa::montgomery_reduce(int64_t(ch[t]) * r[t]);
+    mldsa_regs::invntt_tomont(r, sm.poly[1], lane);
+  };
+  for (int j = 0; j < P::L; ++j) {
+    c_times(s1h + j * N);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = lane + 32 * t;
+      const int32_t y = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
+      const int32_t z = mldsa::reduce32(r[t] + y);
+      reject |= mldsa::coeff_exceeds(z, P::GAMMA1 - P::BETA);
+      zbuf[k] = z;
+    }
+    __syncwarp();
+    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, zbuf + 8 * lane, YBITS, P::GAMMA1);
+    // the next c_times syncs the warp before it rewrites sm.poly[1]
+  }
+  uint32_t hints = 0;
+  for (int i = 0; i < P::K; ++i) {
+    int32_t r0[8];
+    c_times(s2h + i * N);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      r0[t] = mldsa::reduce32(w0[i * N + lane + 32 * t] - r[t]);
+      reject |= mldsa::coeff_exceeds(r0[t], P::GAMMA2 - P::BETA);
+    }
+    c_times(t0h + i * N);
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int32_t ct0 = mldsa::reduce32(r[t]);
+      reject |= mldsa::coeff_exceeds(ct0, P::GAMMA2);
+      const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[t] + ct0, sm.w1[i][lane + 32 * t]);
+      hints += hint;
+      const uint32_t m = __ballot_sync(FULL_MASK, hint);  // coefficients 32t .. 32t+31
+      if (lane == 0) sm.hmask[i][t] = m;
+    }
+  }
+  __syncwarp();
+  hints = __reduce_add_sync(FULL_MASK, hints);
+  reject |= uint32_t(P::OMEGA - int32_t(hints)) >> 31;
+  if (lane == 0 && clk.on) ++sm.prof[PHASES];
+  if (__any_sync(FULL_MASK, reject)) {
+    clk.mark(sm.prof, Z, lane);
+    return false;
+  }
+
+  // Accepted: sigEncode(c~, z, h) (pack_signature), the hint indices in increasing order.
+  for (int b = lane; b < P::CTILDE_BYTES; b += 32) sig[b] = sm.ctilde[b];
+  uint8_t* zb = sig + P::CTILDE_BYTES;
+  for (int b = lane; b < int(P::L * P::Z_BYTES); b += 32) zb[b] = zp[b];
+  uint8_t* hb = zb + P::L * P::Z_BYTES;
+  for (int b = lane; b < P::OMEGA + P::K; b += 32) hb[b] = 0;
+  __syncwarp();
+  uint32_t pos = 0;
+  for (int i = 0; i < P::K; ++i) {
+    for (int u = 0; u < 8; ++u) {
+      const uint32_t m = sm.hmask[i][u];
+      if ((m >> lane) & 1) hb[pos + __popc(m & ((1u << lane) - 1))] = uint8_t(32 * u + lane);
+      pos += __popc(m);
+    }
+    if (lane == 0) hb[P::OMEGA + i] = uint8_t(pos);
+  }
+  clk.mark(sm.prof, Z, lane);
+  return true;
+}
+
+// load_key with the NTTs of mldsa_warp (a shared-memory round trip per layer): the first
+// version, kept for comparison on the device (ZKGPU_MLDSA_SIGN_NTT=shared).
+// skDecode of s1, s2, t0 with the range check of sign_mu, and their NTTs into the slot. False for
+// a malformed key (an s1 or s2 coefficient below -eta).
+template <class P>
+__device__ bool load_key_shared(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
+  using SK = mldsa::SkLayout<P>;
+  int32_t* a = sm.poly[0];
+  int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
+  uint32_t bad = 0;
+  for (int q = 0; q < P::L + 2 * P::K; ++q) {
+    const uint8_t* src;
+    int bits;
+    int32_t offset;
+    if (q < P::L + P::K) {  // s1 then s2: contiguous in sk and in the slot
+      src = sk + SK::S1 + q * P::ETA_BYTES, bits = P::ETA_BITS, offset = P::ETA;
+    } else {
+      src = sk + SK::T0 + (q - P::L - P::K) * P::T0_BYTES, bits = mldsa::D, offset = 1 << (mldsa::D - 1);
+    }
+#pragma unroll
+    for (int t = 0; t < 8; ++t) {
+      const int k = lane + 32 * t;
+      const int32_t v = mldsa::unpack_coeff(src, k, bits, offset);
+      if (q < P::L + P::K) bad |= uint32_t(v + P::ETA) >> 31;  // below -eta: outside skDecode's domain
+      a[k] = v;
+    }
+    __syncwarp();
+    mldsa_warp::ntt(a, lane);
+    int32_t* dst = s1h + q * N;  // S1, S2, T0 follow each other
+#pragma unroll
+    for (int t = 0; t < 8; ++t) dst[lane + 32 * t] = a[lane + 32 * t];
+    __syncwarp();
+  }
+  static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
+  return !__any_sync(FULL_MASK, bad);
+}
+
+
+// attempt with the NTTs of mldsa_warp, for comparison (ZKGPU_MLDSA_SIGN_NTT=shared).
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream r*L + j of the slot. True if
 // accepted: then sig holds the signature.
 template <class P>
-__device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane,
+__device__ bool attempt_shared(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane,
                         PhaseClock& clk) {
   using S = WarpSlot<P>;
   constexpr int YBITS = P::GAMMA1_BITS + 1;
@@ -320,16 +495,17 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   return true;
 }
 
+
 // Sign_internal for one item, by one warp: the key, mu, rho'', ExpandA, then attempts until one is
 // accepted or kappa reaches its limit (ok stays 0).
-template <class P>
+template <class P, bool REGS>
 __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
                           int lane, PhaseClock& clk) {
   using SK = mldsa::SkLayout<P>;
   using S = WarpSlot<P>;
   const uint8_t* sk = g.sk + item * P::SK_BYTES;
   if (lane == 0) g.ok[item] = 0;
-  if (!load_key<P>(sk, sm, slot, lane)) return;
+  if (!(REGS ? load_key<P>(sk, sm, slot, lane) : load_key_shared<P>(sk, sm, slot, lane))) return;
 
   // mu = H(tr || 0 || |ctx| || ctx || M) (mldsa::compute_mu), or the external mu.
   const mldsa_msg::MsgMeta m = g.meta[item];
@@ -372,14 +548,15 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
       }
       clk.mark(sm.prof, MASKS, lane);
     }
-    if (attempt<P>(kk, sm, slot, r, sig, lane, clk)) {
+    if (REGS ? attempt<P>(kk, sm, slot, r, sig, lane, clk) : attempt_shared<P>(kk, sm, slot, r, sig, lane, clk)) {
       if (lane == 0) g.ok[item] = 1;
       return;
     }
   }
 }
 
-template <class P>
+// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison.
+template <class P, bool REGS>
 __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
@@ -394,10 +571,19 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(
     item = __shfl_sync(FULL_MASK, item, 0);
     if (item >= n) break;
     clk.restart();
-    sign_item<P>(g, item, sm, slot, kk, lane, clk);
+    sign_item<P, REGS>(g, item, sm, slot, kk, lane, clk);
     __syncwarp();
   }
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
+}
+
+// ZKGPU_MLDSA_SIGN_NTT=shared selects the first version's NTTs (a comparison on the device).
+inline bool shared_ntt() {
+  static const bool on = [] {
+    const char* v = std::getenv("ZKGPU_MLDSA_SIGN_NTT");
+    return v && std::string_view(v) == "shared";
+  }();
+  return on;
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -408,7 +594,7 @@ unsigned sign_blocks(size_t n) {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P>, 32 * SIGN_WARPS, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P, true>, 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
   return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
@@ -510,7 +696,10 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
-      sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      if (shared_ntt())
+        sign_kernel<P, false><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      else
+        sign_kernel<P, true><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
     };
