@@ -225,6 +225,27 @@ INSTANTIATE_TEST_SUITE_P(AllSets, MlKemCuda, ::testing::Values(512, 768, 1024));
 
 class MlDsaCuda : public ::testing::TestWithParam<int> {};
 
+// Signs `items` on the CPU and on the GPU (into a poisoned output) and compares statuses and every
+// signature; `describe(i)` names item i in the first few failures. Returns the CPU statuses.
+template <class Describe>
+std::vector<PqStatus> sign_both_and_compare(MlDsaSet set, const std::vector<MlDsaSignItem>& items, uint8_t poison,
+                                            Describe&& describe) {
+  const size_t n = items.size(), sig = mldsa_sizes(set).sig;
+  Bytes sig_c(n * sig), sig_g(n * sig, poison);
+  std::vector<PqStatus> st_c(n), st_g(n, PqStatus::Ok);
+  for (size_t i = 0; i < n; i += 2) st_g[i] = PqStatus::InvalidInput;
+  mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
+  mldsa_sign_batch(set, items, sig_g, st_g, Backend::Cuda);
+  EXPECT_EQ(st_c, st_g);
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!std::equal(sig_c.begin() + i * sig, sig_c.begin() + (i + 1) * sig, sig_g.begin() + i * sig) &&
+        ++mismatches <= 5)
+      ADD_FAILURE() << "signature of item " << i << " differs (" << describe(i) << ")";
+  EXPECT_EQ(mismatches, 0u);
+  return st_c;
+}
+
 TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   ZKGPU_REQUIRE_GPU();
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
@@ -281,17 +302,7 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
       rnds.push_back(i % 3 ? rng.bytes(32) : Bytes{});
     }
     for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, rnds[i], false});
-    Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0xa5);
-    std::vector<PqStatus> st_c(n), st_g(n, PqStatus::Ok);
-    mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
-    mldsa_sign_batch(set, items, sig_g, st_g, Backend::Cuda);
-    EXPECT_EQ(st_c, st_g);
-    size_t mismatches = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (!std::equal(sig_c.begin() + i * sz.sig, sig_c.begin() + (i + 1) * sz.sig, sig_g.begin() + i * sz.sig) &&
-          ++mismatches <= 5)
-        ADD_FAILURE() << "signature of item " << i << " differs (status " << int(st_c[i]) << ")";
-    EXPECT_EQ(mismatches, 0u);
+    const auto st_c = sign_both_and_compare(set, items, 0xa5, [&](size_t i) { return "msg " + std::to_string(msgs[i].size()); });
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i < 3 || (i - 3) % 17 != 0) << "item " << i;
   }
 }
@@ -324,18 +335,10 @@ TEST_P(MlDsaCuda, SignContextsExternalMuEqualCpu) {
     }
     for (size_t i = 0; i < n; ++i)
       items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], ctxs[i], rnds[i], i % 4 == 3});
-    Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0x5a);
-    std::vector<PqStatus> st_c(n), st_g(n, PqStatus::InvalidInput);
-    mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
-    mldsa_sign_batch(set, items, sig_g, st_g, Backend::Cuda);
-    EXPECT_EQ(st_c, st_g);
-    size_t mismatches = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (!std::equal(sig_c.begin() + i * sz.sig, sig_c.begin() + (i + 1) * sz.sig, sig_g.begin() + i * sz.sig) &&
-          ++mismatches <= 5)
-        ADD_FAILURE() << "signature of item " << i << " differs (ctx " << ctxs[i].size() << ", msg " << msgs[i].size()
-                      << (i % 4 == 3 ? ", external mu" : "") << ")";
-    EXPECT_EQ(mismatches, 0u);
+    const auto st_c = sign_both_and_compare(set, items, 0x5a, [&](size_t i) {
+      return "ctx " + std::to_string(ctxs[i].size()) + ", msg " + std::to_string(msgs[i].size()) +
+             (i % 4 == 3 ? ", external mu" : "");
+    });
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(st_c[i], PqStatus::Ok) << "item " << i;
   }
 }
