@@ -35,7 +35,7 @@ using mldsa::N;
 using mldsa_warp::FULL_MASK;
 
 constexpr int SIGN_WARPS = 4;       // warps (items in flight) per block
-constexpr int SIGN_MIN_BLOCKS = 4;  // resident blocks per SM the register budget must allow
+constexpr int SIGN_MIN_BLOCKS = 4;  // resident blocks per SM the register budget must allow (128 registers)
 
 // Inputs and outputs of a chunk, indexed by the chunk-local item.
 struct SignArgs {
@@ -555,9 +555,10 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
   }
 }
 
-// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison.
-template <class P, bool REGS>
-__global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(size_t n, SignArgs g) {
+// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison. MIN_BLOCKS: the
+// blocks per SM the register allocation must allow.
+template <class P, bool REGS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(32 * SIGN_WARPS, MIN_BLOCKS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
   uint8_t* slot = g.slots + (size_t(blockIdx.x) * SIGN_WARPS + size_t(warp)) * WarpSlot<P>::BYTES;
@@ -577,13 +578,21 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_MIN_BLOCKS) sign_kernel(
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
 }
 
-// ZKGPU_MLDSA_SIGN_NTT=shared selects the first version's NTTs (a comparison on the device).
-inline bool shared_ntt() {
-  static const bool on = [] {
-    const char* v = std::getenv("ZKGPU_MLDSA_SIGN_NTT");
-    return v && std::string_view(v) == "shared";
+// Kernel variants for comparisons on the device: ZKGPU_MLDSA_SIGN_NTT=shared selects the first
+// version's NTTs, ZKGPU_MLDSA_SIGN_BLOCKS=3 or 5 another register budget (170 or 102 registers
+// instead of 128, so 12 or 20 resident warps per SM instead of 16).
+using SignKernel = void (*)(size_t, SignArgs);
+template <class P>
+SignKernel sign_kernel_variant() {
+  static const SignKernel k = [] {
+    const char* ntt = std::getenv("ZKGPU_MLDSA_SIGN_NTT");
+    const char* blocks = std::getenv("ZKGPU_MLDSA_SIGN_BLOCKS");
+    if (ntt && std::string_view(ntt) == "shared") return SignKernel(sign_kernel<P, false, SIGN_MIN_BLOCKS>);
+    if (blocks && std::string_view(blocks) == "3") return SignKernel(sign_kernel<P, true, 3>);
+    if (blocks && std::string_view(blocks) == "5") return SignKernel(sign_kernel<P, true, 5>);
+    return SignKernel(sign_kernel<P, true, SIGN_MIN_BLOCKS>);
   }();
-  return on;
+  return k;
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -594,7 +603,7 @@ unsigned sign_blocks(size_t n) {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P, true>, 32 * SIGN_WARPS, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel_variant<P>(), 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
   return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
@@ -696,10 +705,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
-      if (shared_ntt())
-        sign_kernel<P, false><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
-      else
-        sign_kernel<P, true><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      sign_kernel_variant<P>()<<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
     };
