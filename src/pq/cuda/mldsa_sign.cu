@@ -173,6 +173,22 @@ __device__ void sample_in_ball(const WarpKeccak& kk, SignSmem<P>& sm, int lane) 
   __syncwarp();
 }
 
+// The mask coefficients 8 lane .. 8 lane + 7 of an ExpandMask stream (sample_mask's BitUnpack):
+// the lane's YBITS bytes read 2 at a time, unpacked by the core's unpack_coeff from registers.
+template <class P>
+__device__ __forceinline__ void load_mask_runs(int32_t v[8], const uint8_t* stream, int lane) {
+  constexpr int YBITS = P::GAMMA1_BITS + 1;  // 18 or 20: even, so the lane's bytes are 2-aligned
+  const uint16_t* src = reinterpret_cast<const uint16_t*>(stream + lane * YBITS);
+  uint8_t b[YBITS];
+#pragma unroll
+  for (int h = 0; h < YBITS / 2; ++h) {
+    const uint16_t w = src[h];
+    b[2 * h] = uint8_t(w), b[2 * h + 1] = uint8_t(w >> 8);
+  }
+#pragma unroll
+  for (int e = 0; e < 8; ++e) v[e] = mldsa::unpack_coeff(b, e, YBITS, P::GAMMA1);
+}
+
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream in_batch*L + j of the slot. True if
 // accepted: then sig holds the signature.
 template <class P>
@@ -192,20 +208,32 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   // (mldsa_regs): y^_j goes to sm.poly[j] in natural order, w's rows stay in registers.
   for (int j = 0; j < P::L; ++j) {
     int32_t r[8];
-#pragma unroll
-    for (int t = 0; t < 8; ++t) r[t] = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, lane + 32 * t, YBITS, P::GAMMA1);
+    load_mask_runs<P>(r, ym + j * S::MASK_BYTES, lane);
+    mldsa_regs::exchange<mldsa::lanes::RUNS, mldsa::lanes::ROWS>(r, sm.poly[j], lane);
     mldsa_regs::ntt(r, sm.poly[j], lane);
     mldsa_regs::store_runs(sm.poly[j], r, lane);
   }
   __syncwarp();
   for (int i = 0; i < P::K; ++i) {
     int32_t acc[8] = {};  // poly_pointwise_acc over j at k = 8 lane + t, then poly_reduce
-    for (int j = 0; j < P::L; ++j) {
-      int32_t y[8];
-      mldsa_regs::load_runs(y, sm.poly[j], lane);
-      const int32_t* Aij = A + (i * N + 8 * lane) * P::L + j;  // A[i][j] at k: (i N + k) L + j
 #pragma unroll
-      for (int t = 0; t < 8; ++t) acc[t] += mldsa::montgomery_reduce(int64_t(Aij[t * P::L]) * y[t]);
+    for (int half = 0; half < 2; ++half) {
+      // A[i][j] at k = 8 lane + 4 half + u is at (i N + k) L + j: the lane's 4 L entries are
+      // contiguous and 16-byte aligned, read as L int4.
+      int32_t a[4 * P::L];
+      const int4* src = reinterpret_cast<const int4*>(A + (i * N + 8 * lane + 4 * half) * P::L);
+#pragma unroll
+      for (int q = 0; q < P::L; ++q) {
+        const int4 v = src[q];
+        a[4 * q] = v.x, a[4 * q + 1] = v.y, a[4 * q + 2] = v.z, a[4 * q + 3] = v.w;
+      }
+#pragma unroll
+      for (int j = 0; j < P::L; ++j) {
+        const int4 y = reinterpret_cast<const int4*>(sm.poly[j])[2 * lane + half];
+        const int32_t yv[4] = {y.x, y.y, y.z, y.w};
+#pragma unroll
+        for (int u = 0; u < 4; ++u) acc[4 * half + u] += mldsa::montgomery_reduce(int64_t(a[u * P::L + j]) * yv[u]);
+      }
     }
 #pragma unroll
     for (int t = 0; t < 8; ++t) acc[t] = mldsa::reduce32(acc[t]);
@@ -241,7 +269,6 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   clk.mark(sm.prof, BALL, lane);
 
   // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
-  int32_t* zbuf = sm.poly[1];
   uint32_t reject = 0;
   int32_t r[8];
   auto c_times = [&](const int32_t* x) {  // r = NTT^-1(c^ * x) in ROWS: poly_pointwise, invntt_tomont
@@ -252,16 +279,16 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   };
   for (int j = 0; j < P::L; ++j) {
     c_times(s1h + j * N);
+    // z in RUNS (8 consecutive coefficients per lane), where y is read and z packed
+    mldsa_regs::exchange<mldsa::lanes::ROWS, mldsa::lanes::RUNS>(r, sm.poly[1], lane);
+    int32_t y[8];
+    load_mask_runs<P>(y, ym + j * S::MASK_BYTES, lane);
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
-      const int k = lane + 32 * t;
-      const int32_t y = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
-      const int32_t z = mldsa::reduce32(r[t] + y);
-      reject |= mldsa::coeff_exceeds(z, P::GAMMA1 - P::BETA);
-      zbuf[k] = z;
+      r[t] = mldsa::reduce32(r[t] + y[t]);
+      reject |= mldsa::coeff_exceeds(r[t], P::GAMMA1 - P::BETA);
     }
-    __syncwarp();
-    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, zbuf + 8 * lane, YBITS, P::GAMMA1);
+    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, r, YBITS, P::GAMMA1);
     // the next c_times syncs the warp before it rewrites sm.poly[1]
   }
   uint32_t hints = 0;
