@@ -282,7 +282,7 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
 }
 
 // Signing on the GPU equals the CPU byte for byte for several batch sizes (a warp per item,
-// 4 warps per block), hedged and deterministic, into a poisoned output, with malformed expanded keys
+// one warp per block), hedged and deterministic, into a poisoned output, with malformed expanded keys
 // (an s1 coefficient below -eta) rejected on both.
 TEST_P(MlDsaCuda, SignEqualsCpu) {
   ZKGPU_REQUIRE_GPU();

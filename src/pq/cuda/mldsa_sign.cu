@@ -34,8 +34,11 @@ using namespace pq_launch;
 using mldsa::N;
 using mldsa_warp::FULL_MASK;
 
-constexpr int SIGN_WARPS = 4;       // warps (items in flight) per block
-constexpr int SIGN_MIN_BLOCKS = 4;  // resident blocks per SM the register budget must allow (128 registers)
+// One warp per block: a block's registers and shared memory return as soon as its warp runs out of
+// items, so the next chunk's kernel (on another stream) takes the place at once. With 4-warp
+// blocks a block held its place until its slowest warp (its last item's attempts) finished.
+constexpr int SIGN_WARPS = 1;
+constexpr int SIGN_WARPS_PER_SM = 16;  // resident warps the register budget must allow (128 registers)
 
 // Inputs and outputs of a chunk, indexed by the chunk-local item.
 struct SignArgs {
@@ -582,10 +585,10 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
   }
 }
 
-// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison. MIN_BLOCKS: the
-// blocks per SM the register allocation must allow.
-template <class P, bool REGS, int MIN_BLOCKS>
-__global__ void __launch_bounds__(32 * SIGN_WARPS, MIN_BLOCKS) sign_kernel(size_t n, SignArgs g) {
+// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison. WARPS_PER_SM:
+// the resident warps per SM the register allocation must allow.
+template <class P, bool REGS, int WARPS_PER_SM>
+__global__ void __launch_bounds__(32 * SIGN_WARPS, WARPS_PER_SM / SIGN_WARPS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
   uint8_t* slot = g.slots + (size_t(blockIdx.x) * SIGN_WARPS + size_t(warp)) * WarpSlot<P>::BYTES;
@@ -606,18 +609,18 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, MIN_BLOCKS) sign_kernel(size_
 }
 
 // Kernel variants for comparisons on the device: ZKGPU_MLDSA_SIGN_NTT=shared selects the first
-// version's NTTs, ZKGPU_MLDSA_SIGN_BLOCKS=3 or 5 another register budget (170 or 102 registers
+// version's NTTs, ZKGPU_MLDSA_SIGN_WARPS=12 or 20 another register budget (170 or 102 registers
 // instead of 128, so 12 or 20 resident warps per SM instead of 16).
 using SignKernel = void (*)(size_t, SignArgs);
 template <class P>
 SignKernel sign_kernel_variant() {
   static const SignKernel k = [] {
     const char* ntt = std::getenv("ZKGPU_MLDSA_SIGN_NTT");
-    const char* blocks = std::getenv("ZKGPU_MLDSA_SIGN_BLOCKS");
-    if (ntt && std::string_view(ntt) == "shared") return SignKernel(sign_kernel<P, false, SIGN_MIN_BLOCKS>);
-    if (blocks && std::string_view(blocks) == "3") return SignKernel(sign_kernel<P, true, 3>);
-    if (blocks && std::string_view(blocks) == "5") return SignKernel(sign_kernel<P, true, 5>);
-    return SignKernel(sign_kernel<P, true, SIGN_MIN_BLOCKS>);
+    const char* warps = std::getenv("ZKGPU_MLDSA_SIGN_WARPS");
+    if (ntt && std::string_view(ntt) == "shared") return SignKernel(sign_kernel<P, false, SIGN_WARPS_PER_SM>);
+    if (warps && std::string_view(warps) == "12") return SignKernel(sign_kernel<P, true, 12>);
+    if (warps && std::string_view(warps) == "20") return SignKernel(sign_kernel<P, true, 20>);
+    return SignKernel(sign_kernel<P, true, SIGN_WARPS_PER_SM>);
   }();
   return k;
 }
