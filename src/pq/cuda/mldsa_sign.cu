@@ -17,12 +17,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
 
 #include "core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_regs.cuh"
-#include "pq/cuda/mldsa_warp.cuh"
+#include "pq/cuda/mldsa_warp.cuh"  // with_level, rej_ntt_poly
 #include "pq/cuda/pq_pipeline.cuh"
 #include "pq/cuda/pq_warp_keccak.cuh"
 #include "pq/pq_cuda.hpp"
@@ -38,7 +37,10 @@ using mldsa_warp::FULL_MASK;
 // items, so the next chunk's kernel (on another stream) takes the place at once. With 4-warp
 // blocks a block held its place until its slowest warp (its last item's attempts) finished.
 constexpr int SIGN_WARPS = 1;
-constexpr int SIGN_WARPS_PER_SM = 16;  // resident warps the register budget must allow (128 registers)
+// Resident warps per SM the register budget must allow: 16 = 128 registers per thread. Measured on
+// the H200 (ML-DSA-65, batch 65536): 12 warps (170 registers) 0.95 M/s, 16 1.01 M/s, 20 (102
+// registers, with spills) 0.98 M/s.
+constexpr int SIGN_WARPS_PER_SM = 16;
 
 // Inputs and outputs of a chunk, indexed by the chunk-local item.
 struct SignArgs {
@@ -194,7 +196,7 @@ __device__ __forceinline__ void load_mask_runs(int32_t v[8], const uint8_t* stre
 
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream in_batch*L + j of the slot. True if
 // accepted: then sig holds the signature.
-template <class P>
+template <class P, bool ZLOOP>
 __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int in_batch, uint8_t* sig, int lane,
                         PhaseClock& clk) {
   using S = WarpSlot<P>;
@@ -271,8 +273,59 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   mldsa_regs::ntt(ch, sm.poly[0], lane);
   clk.mark(sm.prof, BALL, lane);
 
+  uint32_t reject = 0, hints = 0;
+  if constexpr (ZLOOP) {
+  // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint: the L + 2K products
+  // c^ * x (x = s1_j, then s2_i and t0_i in turn) through one loop, so that one copy of the inverse
+  // NTT serves them all (the kernel's code is large) and the next operand's load is issued before
+  // the current transform.
+  constexpr int PRODUCTS = P::L + 2 * P::K;
+  auto operand = [&](int q) {
+    return q < P::L ? s1h + q * N : ((q - P::L) & 1 ? t0h : s2h) + ((q - P::L) >> 1) * N;
+  };
+  int32_t next[8], r0[8];
+  mldsa_regs::load_runs(next, operand(0), lane);
+#pragma unroll 1
+  for (int q = 0; q < PRODUCTS; ++q) {
+    int32_t r[8];
+#pragma unroll
+    for (int t = 0; t < 8; ++t) r[t] = mldsa::montgomery_reduce(int64_t(ch[t]) * next[t]);
+    if (q + 1 < PRODUCTS) mldsa_regs::load_runs(next, operand(q + 1), lane);
+    const int i = (q - P::L) >> 1;
+    const bool is_z = q < P::L, is_r0 = !is_z && ((q - P::L) & 1) == 0;
+    mldsa_regs::invntt_tomont(r, sm.poly[1], lane);  // poly_pointwise, invntt_tomont: r in ROWS
+    if (is_z) {
+      // z in RUNS (8 consecutive coefficients per lane), where y is read and z packed
+      mldsa_regs::exchange<mldsa::lanes::ROWS, mldsa::lanes::RUNS>(r, sm.poly[1], lane);
+      int32_t y[8];
+      load_mask_runs<P>(y, ym + q * S::MASK_BYTES, lane);
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        r[t] = mldsa::reduce32(r[t] + y[t]);
+        reject |= mldsa::coeff_exceeds(r[t], P::GAMMA1 - P::BETA);
+      }
+      mldsa::pack_bits8(zp + q * P::Z_BYTES + lane * YBITS, r, YBITS, P::GAMMA1);
+    } else if (is_r0) {
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        r0[t] = mldsa::reduce32(w0[i * N + lane + 32 * t] - r[t]);
+        reject |= mldsa::coeff_exceeds(r0[t], P::GAMMA2 - P::BETA);
+      }
+    } else {
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        const int32_t ct0 = mldsa::reduce32(r[t]);
+        reject |= mldsa::coeff_exceeds(ct0, P::GAMMA2);
+        const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[t] + ct0, sm.w1[i][lane + 32 * t]);
+        hints += hint;
+        const uint32_t m = __ballot_sync(FULL_MASK, hint);  // coefficients 32t .. 32t+31
+        if (lane == 0) sm.hmask[i][t] = m;
+      }
+    }
+    // the next transform syncs the warp before it rewrites sm.poly[1]
+  }
+  } else {  // the products in three loops (the version measured at b4d181c), for comparison
   // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
-  uint32_t reject = 0;
   int32_t r[8];
   auto c_times = [&](const int32_t* x) {  // r = NTT^-1(c^ * x) in ROWS: poly_pointwise, invntt_tomont
     mldsa_regs::load_runs(r, x, lane);
@@ -294,7 +347,6 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, r, YBITS, P::GAMMA1);
     // the next c_times syncs the warp before it rewrites sm.poly[1]
   }
-  uint32_t hints = 0;
   for (int i = 0; i < P::K; ++i) {
     int32_t r0[8];
     c_times(s2h + i * N);
@@ -314,6 +366,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
       if (lane == 0) sm.hmask[i][t] = m;
     }
   }
+  }
   __syncwarp();
   hints = __reduce_add_sync(FULL_MASK, hints);
   reject |= uint32_t(P::OMEGA - int32_t(hints)) >> 31;
@@ -342,200 +395,17 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   clk.mark(sm.prof, Z, lane);
   return true;
 }
-
-// load_key with the NTTs of mldsa_warp (a shared-memory round trip per layer): the first
-// version, kept for comparison on the device (ZKGPU_MLDSA_SIGN_NTT=shared).
-// skDecode of s1, s2, t0 with the range check of sign_mu, and their NTTs into the slot. False for
-// a malformed key (an s1 or s2 coefficient below -eta).
-template <class P>
-__device__ bool load_key_shared(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
-  using SK = mldsa::SkLayout<P>;
-  int32_t* a = sm.poly[0];
-  int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
-  uint32_t bad = 0;
-  for (int q = 0; q < P::L + 2 * P::K; ++q) {
-    const uint8_t* src;
-    int bits;
-    int32_t offset;
-    if (q < P::L + P::K) {  // s1 then s2: contiguous in sk and in the slot
-      src = sk + SK::S1 + q * P::ETA_BYTES, bits = P::ETA_BITS, offset = P::ETA;
-    } else {
-      src = sk + SK::T0 + (q - P::L - P::K) * P::T0_BYTES, bits = mldsa::D, offset = 1 << (mldsa::D - 1);
-    }
-#pragma unroll
-    for (int t = 0; t < 8; ++t) {
-      const int k = lane + 32 * t;
-      const int32_t v = mldsa::unpack_coeff(src, k, bits, offset);
-      if (q < P::L + P::K) bad |= uint32_t(v + P::ETA) >> 31;  // below -eta: outside skDecode's domain
-      a[k] = v;
-    }
-    __syncwarp();
-    mldsa_warp::ntt(a, lane);
-    int32_t* dst = s1h + q * N;  // S1, S2, T0 follow each other
-#pragma unroll
-    for (int t = 0; t < 8; ++t) dst[lane + 32 * t] = a[lane + 32 * t];
-    __syncwarp();
-  }
-  static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
-  return !__any_sync(FULL_MASK, bad);
-}
-
-
-// attempt with the NTTs of mldsa_warp, for comparison (ZKGPU_MLDSA_SIGN_NTT=shared).
-// One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream r*L + j of the slot. True if
-// accepted: then sig holds the signature.
-template <class P>
-__device__ bool attempt_shared(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int r, uint8_t* sig, int lane,
-                        PhaseClock& clk) {
-  using S = WarpSlot<P>;
-  constexpr int YBITS = P::GAMMA1_BITS + 1;
-  const int32_t* A = reinterpret_cast<const int32_t*>(slot + S::A);
-  const int32_t* s1h = reinterpret_cast<const int32_t*>(slot + S::S1);
-  const int32_t* s2h = reinterpret_cast<const int32_t*>(slot + S::S2);
-  const int32_t* t0h = reinterpret_cast<const int32_t*>(slot + S::T0);
-  int32_t* w0 = reinterpret_cast<int32_t*>(slot + S::W0);
-  uint8_t* zp = slot + S::Z;
-  const uint8_t* ym = slot + S::MASKS + size_t(r) * P::L * S::MASK_BYTES;
-
-  // w = NTT^-1(A NTT(y)), (w1, w0) = Decompose(w), w1Encode(w1).
-  for (int j = 0; j < P::L; ++j)
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      sm.poly[j][k] = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
-    }
-  __syncwarp();
-  for (int j = 0; j < P::L; ++j) mldsa_warp::ntt(sm.poly[j], lane);
-  int32_t* w = sm.poly[P::L];
-  for (int i = 0; i < P::K; ++i) {
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {  // poly_pointwise_acc over j, then poly_reduce
-      const int k = lane + 32 * u;
-      const int32_t* Ak = A + (i * N + k) * P::L;  // row i's L entries at k: adjacent lanes read adjacent bytes
-      int32_t acc = 0;
-#pragma unroll
-      for (int j = 0; j < P::L; ++j) acc += mldsa::montgomery_reduce(int64_t(Ak[j]) * sm.poly[j][k]);
-      w[k] = mldsa::reduce32(acc);
-    }
-    __syncwarp();
-    mldsa_warp::invntt_tomont(w, lane);
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      int32_t lo;
-      sm.w1[i][k] = uint8_t(mldsa::decompose<P::GAMMA2>(lo, mldsa::caddq(w[k])));
-      w0[i * N + k] = lo;
-    }
-    __syncwarp();
-    int32_t v[8];
-#pragma unroll
-    for (int e = 0; e < 8; ++e) v[e] = sm.w1[i][8 * lane + e];
-    mldsa::pack_simple8(sm.w1p + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
-  }
-  __syncwarp();
-  clk.mark(sm.prof, W, lane);
-
-  // c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
-  constexpr size_t W1P = size_t(P::K) * 32 * P::W1_BITS;
-  const uint64_t h = kk.shake(64 + W1P, keccak::SHAKE256_RATE,
-                              [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
-  kk.store(h, sm.ctilde, P::CTILDE_BYTES);
-  __syncwarp();
-  clk.mark(sm.prof, CHALLENGE, lane);
-  sample_in_ball<P>(kk, sm, lane);
-  int32_t* c = sm.poly[0];
-  int32_t* t = sm.poly[1];
-  mldsa_warp::ntt(c, lane);
-  clk.mark(sm.prof, BALL, lane);
-
-  // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
-  uint32_t reject = 0;
-  auto c_times = [&](const int32_t* x) {  // t = NTT^-1(c * x): poly_pointwise, invntt_tomont
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      t[k] = mldsa::montgomery_reduce(int64_t(c[k]) * x[k]);
-    }
-    __syncwarp();
-    mldsa_warp::invntt_tomont(t, lane);
-  };
-  for (int j = 0; j < P::L; ++j) {
-    c_times(s1h + j * N);
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      const int32_t y = mldsa::unpack_coeff(ym + j * S::MASK_BYTES, k, YBITS, P::GAMMA1);
-      const int32_t z = mldsa::reduce32(t[k] + y);
-      reject |= mldsa::coeff_exceeds(z, P::GAMMA1 - P::BETA);
-      t[k] = z;
-    }
-    __syncwarp();
-    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, t + 8 * lane, YBITS, P::GAMMA1);
-    __syncwarp();  // t is rewritten next
-  }
-  uint32_t hints = 0;
-  for (int i = 0; i < P::K; ++i) {
-    int32_t r0[8];
-    c_times(s2h + i * N);
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      r0[u] = mldsa::reduce32(w0[i * N + k] - t[k]);
-      reject |= mldsa::coeff_exceeds(r0[u], P::GAMMA2 - P::BETA);
-    }
-    __syncwarp();
-    c_times(t0h + i * N);
-#pragma unroll
-    for (int u = 0; u < 8; ++u) {
-      const int k = lane + 32 * u;
-      const int32_t ct0 = mldsa::reduce32(t[k]);
-      reject |= mldsa::coeff_exceeds(ct0, P::GAMMA2);
-      const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[u] + ct0, sm.w1[i][k]);
-      hints += hint;
-      const uint32_t m = __ballot_sync(FULL_MASK, hint);  // coefficients 32u .. 32u+31
-      if (lane == 0) sm.hmask[i][u] = m;
-    }
-    __syncwarp();
-  }
-  hints = __reduce_add_sync(FULL_MASK, hints);
-  reject |= uint32_t(P::OMEGA - int32_t(hints)) >> 31;
-  if (lane == 0 && clk.on) ++sm.prof[PHASES];
-  if (__any_sync(FULL_MASK, reject)) {
-    clk.mark(sm.prof, Z, lane);
-    return false;
-  }
-
-  // Accepted: sigEncode(c~, z, h) (pack_signature), the hint indices in increasing order.
-  for (int b = lane; b < P::CTILDE_BYTES; b += 32) sig[b] = sm.ctilde[b];
-  uint8_t* zb = sig + P::CTILDE_BYTES;
-  for (int b = lane; b < int(P::L * P::Z_BYTES); b += 32) zb[b] = zp[b];
-  uint8_t* hb = zb + P::L * P::Z_BYTES;
-  for (int b = lane; b < P::OMEGA + P::K; b += 32) hb[b] = 0;
-  __syncwarp();
-  uint32_t pos = 0;
-  for (int i = 0; i < P::K; ++i) {
-    for (int u = 0; u < 8; ++u) {
-      const uint32_t m = sm.hmask[i][u];
-      if ((m >> lane) & 1) hb[pos + __popc(m & ((1u << lane) - 1))] = uint8_t(32 * u + lane);
-      pos += __popc(m);
-    }
-    if (lane == 0) hb[P::OMEGA + i] = uint8_t(pos);
-  }
-  clk.mark(sm.prof, Z, lane);
-  return true;
-}
-
 
 // Sign_internal for one item, by one warp: the key, mu, rho'', ExpandA, then attempts until one is
 // accepted or kappa reaches its limit (ok stays 0).
-template <class P, bool REGS>
+template <class P, bool ZLOOP>
 __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
                           int lane, PhaseClock& clk) {
   using SK = mldsa::SkLayout<P>;
   using S = WarpSlot<P>;
   const uint8_t* sk = g.sk + item * P::SK_BYTES;
   if (lane == 0) g.ok[item] = 0;
-  if (!(REGS ? load_key<P>(sk, sm, slot, lane) : load_key_shared<P>(sk, sm, slot, lane))) return;
+  if (!load_key<P>(sk, sm, slot, lane)) return;
 
   // mu = H(tr || 0 || |ctx| || ctx || M) (mldsa::compute_mu), or the external mu.
   const mldsa_msg::MsgMeta m = g.meta[item];
@@ -578,17 +448,17 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
       }
       clk.mark(sm.prof, MASKS, lane);
     }
-    if (REGS ? attempt<P>(kk, sm, slot, r, sig, lane, clk) : attempt_shared<P>(kk, sm, slot, r, sig, lane, clk)) {
+    if (attempt<P, ZLOOP>(kk, sm, slot, r, sig, lane, clk)) {
       if (lane == 0) g.ok[item] = 1;
       return;
     }
   }
 }
 
-// REGS: the NTTs on registers (mldsa_regs); false: mldsa_warp's, for comparison. WARPS_PER_SM:
-// the resident warps per SM the register allocation must allow.
-template <class P, bool REGS, int WARPS_PER_SM>
-__global__ void __launch_bounds__(32 * SIGN_WARPS, WARPS_PER_SM / SIGN_WARPS) sign_kernel(size_t n, SignArgs g) {
+// ZLOOP: the z phase's products through one loop (default); false: three loops, for comparison
+// (ZKGPU_MLDSA_SIGN_ZLOOP=0).
+template <class P, bool ZLOOP>
+__global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARPS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
   uint8_t* slot = g.slots + (size_t(blockIdx.x) * SIGN_WARPS + size_t(warp)) * WarpSlot<P>::BYTES;
@@ -602,27 +472,18 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, WARPS_PER_SM / SIGN_WARPS) si
     item = __shfl_sync(FULL_MASK, item, 0);
     if (item >= n) break;
     clk.restart();
-    sign_item<P, REGS>(g, item, sm, slot, kk, lane, clk);
+    sign_item<P, ZLOOP>(g, item, sm, slot, kk, lane, clk);
     __syncwarp();
   }
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
 }
 
-// Kernel variants for comparisons on the device: ZKGPU_MLDSA_SIGN_NTT=shared selects the first
-// version's NTTs, ZKGPU_MLDSA_SIGN_WARPS=12 or 20 another register budget (170 or 102 registers
-// instead of 128, so 12 or 20 resident warps per SM instead of 16).
-using SignKernel = void (*)(size_t, SignArgs);
-template <class P>
-SignKernel sign_kernel_variant() {
-  static const SignKernel k = [] {
-    const char* ntt = std::getenv("ZKGPU_MLDSA_SIGN_NTT");
-    const char* warps = std::getenv("ZKGPU_MLDSA_SIGN_WARPS");
-    if (ntt && std::string_view(ntt) == "shared") return SignKernel(sign_kernel<P, false, SIGN_WARPS_PER_SM>);
-    if (warps && std::string_view(warps) == "12") return SignKernel(sign_kernel<P, true, 12>);
-    if (warps && std::string_view(warps) == "20") return SignKernel(sign_kernel<P, true, 20>);
-    return SignKernel(sign_kernel<P, true, SIGN_WARPS_PER_SM>);
+inline bool zloop() {
+  static const bool on = [] {
+    const char* v = std::getenv("ZKGPU_MLDSA_SIGN_ZLOOP");
+    return !(v && v[0] == '0');
   }();
-  return k;
+  return on;
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -633,7 +494,7 @@ unsigned sign_blocks(size_t n) {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel_variant<P>(), 32 * SIGN_WARPS, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P, true>, 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
   return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
@@ -735,7 +596,10 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
-      sign_kernel_variant<P>()<<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      if (zloop())
+        sign_kernel<P, true><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      else
+        sign_kernel<P, false><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
     };
