@@ -68,7 +68,9 @@ TEST(MlDsaNttLanes, LayoutsArePermutationsAndConflictFree) {
   }
 }
 
-TEST(MlDsaNttLanes, EqualCoreTransforms) {
+// Both twiddle sources: the core's accessors, and a table (what a kernel copies to shared memory).
+template <class Z>
+void check_transforms(Z zetas) {
   Rng rng(31);
   for (int trial = 0; trial < 50; ++trial) {
     mldsa::Poly a;
@@ -76,24 +78,27 @@ TEST(MlDsaNttLanes, EqualCoreTransforms) {
     mldsa::Poly ref = a;
     mldsa::ntt(ref);
     Regs r = deal(a.c, ml::ROWS);
-    stage(r, ml::ntt_stage1);
+    stage(r, [&](int32_t* x, int lane) { ml::ntt_stage1(x, lane, zetas); });
     exchange(r, ml::ROWS, ml::MID);
-    stage(r, ml::ntt_stage2);
+    stage(r, [&](int32_t* x, int lane) { ml::ntt_stage2(x, lane, zetas); });
     exchange(r, ml::MID, ml::RUNS);
-    stage(r, ml::ntt_stage3);
+    stage(r, [&](int32_t* x, int lane) { ml::ntt_stage3(x, lane, zetas); });
     ASSERT_EQ(deal(ref.c, ml::RUNS), r) << "forward, trial " << trial;
 
     mldsa::Poly inv = ref;
     mldsa::invntt_tomont(inv);
     r = deal(ref.c, ml::RUNS);
-    stage(r, ml::invntt_stage1);
+    stage(r, [&](int32_t* x, int lane) { ml::invntt_stage1(x, lane, zetas); });
     exchange(r, ml::RUNS, ml::MID_INV);
-    stage(r, ml::invntt_stage2);
+    stage(r, [&](int32_t* x, int lane) { ml::invntt_stage2(x, lane, zetas); });
     exchange(r, ml::MID_INV, ml::ROWS);
-    stage(r, ml::invntt_stage3);
+    stage(r, [&](int32_t* x, int lane) { ml::invntt_stage3(x, lane, zetas); });
     ASSERT_EQ(deal(inv.c, ml::ROWS), r) << "inverse, trial " << trial;
   }
 }
+
+TEST(MlDsaNttLanes, EqualCoreTransforms) { check_transforms(ml::CoreZetas{}); }
+TEST(MlDsaNttLanes, EqualCoreTransformsWithTwiddleTable) { check_transforms(ml::TableZetas{mldsa::ZETAS.z}); }
 
 }  // namespace
 }  // namespace zkgpu::test

@@ -30,51 +30,69 @@ ZKGPU_HD int coeff(Layout layout, int lane, int t) {
 // of 4 together).
 ZKGPU_HD int swizzle(int k) { return k ^ ((k >> 5) << 2); }
 
+// The twiddles: by default the core's (ntt_zeta / invntt_zeta, the __device__ table in global
+// memory on the GPU); a kernel may pass a copy of the same table (ZETAS.z) in shared memory.
+struct CoreZetas {
+  ZKGPU_HD int32_t fwd(int len, int g) const { return ntt_zeta(len, g); }
+  ZKGPU_HD int32_t inv(int len, int g) const { return invntt_zeta(len, g); }
+};
+struct TableZetas {  // z[i] = zeta(i): then fwd = ntt_zeta, inv = invntt_zeta
+  const int32_t* z;
+  ZKGPU_HD int32_t fwd(int len, int g) const { return z[N / (2 * len) + g]; }
+  ZKGPU_HD int32_t inv(int len, int g) const { return -z[N / len - 1 - g]; }
+};
+
 // Forward layer of half-length LEN on the pairs (t, t | TBIT), which hold (k, k + LEN) in layout
 // LAYOUT; g = k / 2 LEN as in mldsa::ntt.
-template <int LEN, int TBIT, Layout LAYOUT>
-ZKGPU_HD void ntt_layer(int32_t r[8], int lane) {
+template <int LEN, int TBIT, Layout LAYOUT, class Z = CoreZetas>
+ZKGPU_HD void ntt_layer(int32_t r[8], int lane, Z zetas = {}) {
   ZKGPU_UNROLL
   for (int t = 0; t < 8; ++t)
-    if (!(t & TBIT)) ntt_butterfly(r[t], r[t | TBIT], ntt_zeta(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
+    if (!(t & TBIT)) ntt_butterfly(r[t], r[t | TBIT], zetas.fwd(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
 }
-template <int LEN, int TBIT, Layout LAYOUT>
-ZKGPU_HD void invntt_layer(int32_t r[8], int lane) {
+template <int LEN, int TBIT, Layout LAYOUT, class Z = CoreZetas>
+ZKGPU_HD void invntt_layer(int32_t r[8], int lane, Z zetas = {}) {
   ZKGPU_UNROLL
   for (int t = 0; t < 8; ++t)
-    if (!(t & TBIT)) invntt_butterfly(r[t], r[t | TBIT], invntt_zeta(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
+    if (!(t & TBIT)) invntt_butterfly(r[t], r[t | TBIT], zetas.inv(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
 }
 
 // The three stages of each transform; an exchange (ROWS -> MID -> RUNS forward, RUNS -> MID_INV
 // -> ROWS inverse) separates them. Forward: input ROWS, output RUNS. Inverse (times 2^32, as
 // invntt_tomont): input RUNS, output ROWS.
-ZKGPU_HD void ntt_stage1(int32_t r[8], int lane) {
-  ntt_layer<128, 4, ROWS>(r, lane);
-  ntt_layer<64, 2, ROWS>(r, lane);
-  ntt_layer<32, 1, ROWS>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void ntt_stage1(int32_t r[8], int lane, Z zetas = {}) {
+  ntt_layer<128, 4, ROWS>(r, lane, zetas);
+  ntt_layer<64, 2, ROWS>(r, lane, zetas);
+  ntt_layer<32, 1, ROWS>(r, lane, zetas);
 }
-ZKGPU_HD void ntt_stage2(int32_t r[8], int lane) {
-  ntt_layer<16, 4, MID>(r, lane);
-  ntt_layer<8, 2, MID>(r, lane);
-  ntt_layer<4, 1, MID>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void ntt_stage2(int32_t r[8], int lane, Z zetas = {}) {
+  ntt_layer<16, 4, MID>(r, lane, zetas);
+  ntt_layer<8, 2, MID>(r, lane, zetas);
+  ntt_layer<4, 1, MID>(r, lane, zetas);
 }
-ZKGPU_HD void ntt_stage3(int32_t r[8], int lane) {
-  ntt_layer<2, 2, RUNS>(r, lane);
-  ntt_layer<1, 1, RUNS>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void ntt_stage3(int32_t r[8], int lane, Z zetas = {}) {
+  ntt_layer<2, 2, RUNS>(r, lane, zetas);
+  ntt_layer<1, 1, RUNS>(r, lane, zetas);
 }
-ZKGPU_HD void invntt_stage1(int32_t r[8], int lane) {
-  invntt_layer<1, 1, RUNS>(r, lane);
-  invntt_layer<2, 2, RUNS>(r, lane);
-  invntt_layer<4, 4, RUNS>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void invntt_stage1(int32_t r[8], int lane, Z zetas = {}) {
+  invntt_layer<1, 1, RUNS>(r, lane, zetas);
+  invntt_layer<2, 2, RUNS>(r, lane, zetas);
+  invntt_layer<4, 4, RUNS>(r, lane, zetas);
 }
-ZKGPU_HD void invntt_stage2(int32_t r[8], int lane) {
-  invntt_layer<8, 1, MID_INV>(r, lane);
-  invntt_layer<16, 2, MID_INV>(r, lane);
-  invntt_layer<32, 4, MID_INV>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void invntt_stage2(int32_t r[8], int lane, Z zetas = {}) {
+  invntt_layer<8, 1, MID_INV>(r, lane, zetas);
+  invntt_layer<16, 2, MID_INV>(r, lane, zetas);
+  invntt_layer<32, 4, MID_INV>(r, lane, zetas);
 }
-ZKGPU_HD void invntt_stage3(int32_t r[8], int lane) {
-  invntt_layer<64, 2, ROWS>(r, lane);
-  invntt_layer<128, 4, ROWS>(r, lane);
+template <class Z = CoreZetas>
+ZKGPU_HD void invntt_stage3(int32_t r[8], int lane, Z zetas = {}) {
+  invntt_layer<64, 2, ROWS>(r, lane, zetas);
+  invntt_layer<128, 4, ROWS>(r, lane, zetas);
   ZKGPU_UNROLL
   for (int t = 0; t < 8; ++t) r[t] = invntt_scale(r[t]);
 }

@@ -42,23 +42,26 @@ __device__ __forceinline__ void exchange(int32_t r[8], int32_t* buf, int lane) {
   }
 }
 
-// NTT (mldsa::ntt) of the warp's polynomial: r in ROWS on entry, RUNS on return.
-__device__ __forceinline__ void ntt(int32_t r[8], int32_t* buf, int lane) {
-  ml::ntt_stage1(r, lane);
+// NTT (mldsa::ntt) of the warp's polynomial: r in ROWS on entry, RUNS on return. zetas: the
+// twiddles' source (ml::CoreZetas, or ml::TableZetas over a copy of the table in shared memory).
+template <class Z = ml::CoreZetas>
+__device__ __forceinline__ void ntt(int32_t r[8], int32_t* buf, int lane, Z zetas = {}) {
+  ml::ntt_stage1(r, lane, zetas);
   exchange<ml::ROWS, ml::MID>(r, buf, lane);
-  ml::ntt_stage2(r, lane);
+  ml::ntt_stage2(r, lane, zetas);
   exchange<ml::MID, ml::RUNS>(r, buf, lane);
-  ml::ntt_stage3(r, lane);
+  ml::ntt_stage3(r, lane, zetas);
   __syncwarp();
 }
 
 // Inverse NTT times 2^32 (mldsa::invntt_tomont): r in RUNS on entry, ROWS on return.
-__device__ __forceinline__ void invntt_tomont(int32_t r[8], int32_t* buf, int lane) {
-  ml::invntt_stage1(r, lane);
+template <class Z = ml::CoreZetas>
+__device__ __forceinline__ void invntt_tomont(int32_t r[8], int32_t* buf, int lane, Z zetas = {}) {
+  ml::invntt_stage1(r, lane, zetas);
   exchange<ml::RUNS, ml::MID_INV>(r, buf, lane);
-  ml::invntt_stage2(r, lane);
+  ml::invntt_stage2(r, lane, zetas);
   exchange<ml::MID_INV, ml::ROWS>(r, buf, lane);
-  ml::invntt_stage3(r, lane);
+  ml::invntt_stage3(r, lane, zetas);
   __syncwarp();
 }
 

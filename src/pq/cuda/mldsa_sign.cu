@@ -90,6 +90,7 @@ struct alignas(16) SignSmem {
   alignas(8) uint8_t ctilde[64];
   alignas(8) uint8_t buf[keccak::SHAKE256_RATE];  // SampleInBall's XOF block
   uint32_t hmask[P::K][8];  // hint bits, 32 coefficients per word
+  int32_t zetas[N];         // a copy of the NTT twiddle table (ZSM kernels read it here)
   unsigned long long prof[PROF_SLOTS];  // this warp's phase profile (lane 0)
 };
 
@@ -114,7 +115,16 @@ __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
 
 // skDecode of s1, s2, t0 with the range check of sign_mu, and their NTTs into the slot. False for
 // a malformed key (an s1 or s2 coefficient below -eta).
-template <class P>
+// The twiddles' source of a kernel variant: the table copy in shared memory (ZSM) or the core's.
+template <bool ZSM, class Sm>
+__device__ __forceinline__ auto twiddles(const Sm& sm) {
+  if constexpr (ZSM)
+    return mldsa::lanes::TableZetas{sm.zetas};
+  else
+    return mldsa::lanes::CoreZetas{};
+}
+
+template <class P, bool ZSM>
 __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
   using SK = mldsa::SkLayout<P>;
   int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
@@ -134,7 +144,7 @@ __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int 
       r[t] = mldsa::unpack_coeff(src, lane + 32 * t, bits, offset);
       if (q < P::L + P::K) bad |= uint32_t(r[t] + P::ETA) >> 31;  // below -eta: outside skDecode's domain
     }
-    mldsa_regs::ntt(r, sm.poly[0], lane);
+    mldsa_regs::ntt(r, sm.poly[0], lane, twiddles<ZSM>(sm));
     mldsa_regs::store_runs(s1h + q * N, r, lane);  // S1, S2, T0 follow each other
   }
   static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
@@ -196,7 +206,7 @@ __device__ __forceinline__ void load_mask_runs(int32_t v[8], const uint8_t* stre
 
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream in_batch*L + j of the slot. True if
 // accepted: then sig holds the signature.
-template <class P, bool ZLOOP>
+template <class P, bool ZLOOP, bool ZSM>
 __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int in_batch, uint8_t* sig, int lane,
                         PhaseClock& clk) {
   using S = WarpSlot<P>;
@@ -215,7 +225,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     int32_t r[8];
     load_mask_runs<P>(r, ym + j * S::MASK_BYTES, lane);
     mldsa_regs::exchange<mldsa::lanes::RUNS, mldsa::lanes::ROWS>(r, sm.poly[j], lane);
-    mldsa_regs::ntt(r, sm.poly[j], lane);
+    mldsa_regs::ntt(r, sm.poly[j], lane, twiddles<ZSM>(sm));
     mldsa_regs::store_runs(sm.poly[j], r, lane);
   }
   __syncwarp();
@@ -242,7 +252,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     }
 #pragma unroll
     for (int t = 0; t < 8; ++t) acc[t] = mldsa::reduce32(acc[t]);
-    mldsa_regs::invntt_tomont(acc, sm.poly[P::L], lane);
+    mldsa_regs::invntt_tomont(acc, sm.poly[P::L], lane, twiddles<ZSM>(sm));
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
       const int k = lane + 32 * t;
@@ -270,7 +280,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   int32_t ch[8];  // c^ in RUNS, kept in registers for the products below
 #pragma unroll
   for (int t = 0; t < 8; ++t) ch[t] = sm.poly[0][lane + 32 * t];
-  mldsa_regs::ntt(ch, sm.poly[0], lane);
+  mldsa_regs::ntt(ch, sm.poly[0], lane, twiddles<ZSM>(sm));
   clk.mark(sm.prof, BALL, lane);
 
   uint32_t reject = 0, hints = 0;
@@ -293,7 +303,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     if (q + 1 < PRODUCTS) mldsa_regs::load_runs(next, operand(q + 1), lane);
     const int i = (q - P::L) >> 1;
     const bool is_z = q < P::L, is_r0 = !is_z && ((q - P::L) & 1) == 0;
-    mldsa_regs::invntt_tomont(r, sm.poly[1], lane);  // poly_pointwise, invntt_tomont: r in ROWS
+    mldsa_regs::invntt_tomont(r, sm.poly[1], lane, twiddles<ZSM>(sm));  // poly_pointwise, invntt_tomont: r in ROWS
     if (is_z) {
       // z in RUNS (8 consecutive coefficients per lane), where y is read and z packed
       mldsa_regs::exchange<mldsa::lanes::ROWS, mldsa::lanes::RUNS>(r, sm.poly[1], lane);
@@ -331,7 +341,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     mldsa_regs::load_runs(r, x, lane);
 #pragma unroll
     for (int t = 0; t < 8; ++t) r[t] = mldsa::montgomery_reduce(int64_t(ch[t]) * r[t]);
-    mldsa_regs::invntt_tomont(r, sm.poly[1], lane);
+    mldsa_regs::invntt_tomont(r, sm.poly[1], lane, twiddles<ZSM>(sm));
   };
   for (int j = 0; j < P::L; ++j) {
     c_times(s1h + j * N);
@@ -398,14 +408,14 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
 
 // Sign_internal for one item, by one warp: the key, mu, rho'', ExpandA, then attempts until one is
 // accepted or kappa reaches its limit (ok stays 0).
-template <class P, bool ZLOOP>
+template <class P, bool ZLOOP, bool ZSM>
 __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
                           int lane, PhaseClock& clk) {
   using SK = mldsa::SkLayout<P>;
   using S = WarpSlot<P>;
   const uint8_t* sk = g.sk + item * P::SK_BYTES;
   if (lane == 0) g.ok[item] = 0;
-  if (!load_key<P>(sk, sm, slot, lane)) return;
+  if (!load_key<P, ZSM>(sk, sm, slot, lane)) return;
 
   // mu = H(tr || 0 || |ctx| || ctx || M) (mldsa::compute_mu), or the external mu.
   const mldsa_msg::MsgMeta m = g.meta[item];
@@ -448,7 +458,7 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
       }
       clk.mark(sm.prof, MASKS, lane);
     }
-    if (attempt<P, ZLOOP>(kk, sm, slot, r, sig, lane, clk)) {
+    if (attempt<P, ZLOOP, ZSM>(kk, sm, slot, r, sig, lane, clk)) {
       if (lane == 0) g.ok[item] = 1;
       return;
     }
@@ -456,8 +466,9 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
 }
 
 // ZLOOP: the z phase's products through one loop (default); false: three loops, for comparison
-// (ZKGPU_MLDSA_SIGN_ZLOOP=0).
-template <class P, bool ZLOOP>
+// (ZKGPU_MLDSA_SIGN_ZLOOP=0). ZSM: the NTT twiddles from a copy in shared memory (default); false:
+// the core's table in global memory (ZKGPU_MLDSA_SIGN_ZSM=0).
+template <class P, bool ZLOOP, bool ZSM>
 __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARPS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
@@ -466,24 +477,34 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARP
   SignSmem<P>& sm = smem[warp];
   PhaseClock clk(g.prof != nullptr);
   if (lane < PROF_SLOTS) sm.prof[lane] = 0;
+  for (int k = lane; k < N; k += 32) sm.zetas[k] = mldsa::zeta(k);
+  __syncwarp();
   for (;;) {
     uint32_t item = 0;
     if (lane == 0) item = atomicAdd(g.next_item, 1u);
     item = __shfl_sync(FULL_MASK, item, 0);
     if (item >= n) break;
     clk.restart();
-    sign_item<P, ZLOOP>(g, item, sm, slot, kk, lane, clk);
+    sign_item<P, ZLOOP, ZSM>(g, item, sm, slot, kk, lane, clk);
     __syncwarp();
   }
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
 }
 
-inline bool zloop() {
-  static const bool on = [] {
-    const char* v = std::getenv("ZKGPU_MLDSA_SIGN_ZLOOP");
-    return !(v && v[0] == '0');
+inline bool env_off(const char* name) {
+  const char* v = std::getenv(name);
+  return v && v[0] == '0';
+}
+// The kernel variant of ZKGPU_MLDSA_SIGN_ZLOOP / ZKGPU_MLDSA_SIGN_ZSM (both on by default).
+using SignKernel = void (*)(size_t, SignArgs);
+template <class P>
+SignKernel sign_kernel_variant() {
+  static const SignKernel k = [] {
+    const bool zl = !env_off("ZKGPU_MLDSA_SIGN_ZLOOP"), zs = !env_off("ZKGPU_MLDSA_SIGN_ZSM");
+    if (zl) return zs ? SignKernel(sign_kernel<P, true, true>) : SignKernel(sign_kernel<P, true, false>);
+    return zs ? SignKernel(sign_kernel<P, false, true>) : SignKernel(sign_kernel<P, false, false>);
   }();
-  return on;
+  return k;
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -494,7 +515,7 @@ unsigned sign_blocks(size_t n) {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P, true>, 32 * SIGN_WARPS, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel_variant<P>(), 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
   return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
@@ -596,10 +617,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
-      if (zloop())
-        sign_kernel<P, true><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
-      else
-        sign_kernel<P, false><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      sign_kernel_variant<P>()<<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
     };
