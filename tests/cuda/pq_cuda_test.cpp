@@ -302,7 +302,8 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
       rnds.push_back(i % 3 ? rng.bytes(32) : Bytes{});
     }
     for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, rnds[i], false});
-    const auto st_c = sign_both_and_compare(set, items, 0xa5, [&](size_t i) { return "msg " + std::to_string(msgs[i].size()); });
+    const auto st_c =
+        sign_both_and_compare(set, items, 0xa5, [&](size_t i) { return "msg " + std::to_string(msgs[i].size()); });
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i < 3 || (i - 3) % 17 != 0) << "item " << i;
   }
 }

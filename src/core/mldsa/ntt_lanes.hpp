@@ -48,13 +48,15 @@ template <int LEN, int TBIT, Layout LAYOUT, class Z = CoreZetas>
 ZKGPU_HD void ntt_layer(int32_t r[8], int lane, Z zetas = {}) {
   ZKGPU_UNROLL
   for (int t = 0; t < 8; ++t)
-    if (!(t & TBIT)) ntt_butterfly(r[t], r[t | TBIT], zetas.fwd(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
+    if (!(t & TBIT))
+      ntt_butterfly(r[t], r[t | TBIT], zetas.fwd(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
 }
 template <int LEN, int TBIT, Layout LAYOUT, class Z = CoreZetas>
 ZKGPU_HD void invntt_layer(int32_t r[8], int lane, Z zetas = {}) {
   ZKGPU_UNROLL
   for (int t = 0; t < 8; ++t)
-    if (!(t & TBIT)) invntt_butterfly(r[t], r[t | TBIT], zetas.inv(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
+    if (!(t & TBIT))
+      invntt_butterfly(r[t], r[t | TBIT], zetas.inv(LEN, int(unsigned(coeff(LAYOUT, lane, t)) / (2 * LEN))));
 }
 
 // The three stages of each transform; an exchange (ROWS -> MID -> RUNS forward, RUNS -> MID_INV

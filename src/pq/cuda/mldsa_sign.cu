@@ -2,9 +2,10 @@
 // per chunk in which each warp takes an item, signs it from the expanded key to the packed
 // signature, and takes the next (an atomic counter), with no host round trip and no lists of
 // active items. Inside an item the lanes split the work by grain:
-// - skDecode, the NTTs, A*y, the products with c, Decompose / MakeHint and the packing: a lane
-//   per 8 coefficients (polynomials of the step in shared memory, the item's A, the NTT forms of
-//   s1, s2, t0, w0 and the masks in the warp's slot of device memory);
+// - skDecode, the NTTs, A*y, the products with c, Decompose / MakeHint and the packing: 8
+//   coefficients per lane, the polynomial being worked on in registers (mldsa_regs: NTTs with two
+//   shared-memory exchanges each), NTT(y), w1 and the twiddles in shared memory, the item's A,
+//   the NTT forms of s1, s2, t0, w0 and the masks in the warp's slot of device memory;
 // - ExpandA: its K*L SHAKE128 streams one per lane (state in registers);
 // - ExpandMask: the masks of S = 32 / L consecutive attempts at once, one SHAKE256 stream per
 //   lane (the masks are a function of rho'' and kappa alone, so computing those of later attempts
@@ -90,7 +91,7 @@ struct alignas(16) SignSmem {
   alignas(8) uint8_t ctilde[64];
   alignas(8) uint8_t buf[keccak::SHAKE256_RATE];  // SampleInBall's XOF block
   uint32_t hmask[P::K][8];  // hint bits, 32 coefficients per word
-  int32_t zetas[N];         // a copy of the NTT twiddle table (ZSM kernels read it here)
+  int32_t zetas[N];  // the NTT twiddle table (mldsa::zeta), read here rather than from global memory (1.13x)
   unsigned long long prof[PROF_SLOTS];  // this warp's phase profile (lane 0)
 };
 
@@ -115,16 +116,7 @@ __device__ __forceinline__ int lane_id() { return int(threadIdx.x & 31); }
 
 // skDecode of s1, s2, t0 with the range check of sign_mu, and their NTTs into the slot. False for
 // a malformed key (an s1 or s2 coefficient below -eta).
-// The twiddles' source of a kernel variant: the table copy in shared memory (ZSM) or the core's.
-template <bool ZSM, class Sm>
-__device__ __forceinline__ auto twiddles(const Sm& sm) {
-  if constexpr (ZSM)
-    return mldsa::lanes::TableZetas{sm.zetas};
-  else
-    return mldsa::lanes::CoreZetas{};
-}
-
-template <class P, bool ZSM>
+template <class P>
 __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int lane) {
   using SK = mldsa::SkLayout<P>;
   int32_t* s1h = reinterpret_cast<int32_t*>(slot + WarpSlot<P>::S1);
@@ -144,7 +136,7 @@ __device__ bool load_key(const uint8_t* sk, SignSmem<P>& sm, uint8_t* slot, int 
       r[t] = mldsa::unpack_coeff(src, lane + 32 * t, bits, offset);
       if (q < P::L + P::K) bad |= uint32_t(r[t] + P::ETA) >> 31;  // below -eta: outside skDecode's domain
     }
-    mldsa_regs::ntt(r, sm.poly[0], lane, twiddles<ZSM>(sm));
+    mldsa_regs::ntt(r, sm.poly[0], lane, mldsa::lanes::TableZetas{sm.zetas});
     mldsa_regs::store_runs(s1h + q * N, r, lane);  // S1, S2, T0 follow each other
   }
   static_assert(WarpSlot<P>::S2 == WarpSlot<P>::S1 + 4 * N * P::L && WarpSlot<P>::T0 == WarpSlot<P>::S2 + 4 * N * P::K);
@@ -206,7 +198,7 @@ __device__ __forceinline__ void load_mask_runs(int32_t v[8], const uint8_t* stre
 
 // One attempt (Algorithm 7 lines 11-31) with the masks y_j = stream in_batch*L + j of the slot. True if
 // accepted: then sig holds the signature.
-template <class P, bool ZLOOP, bool ZSM>
+template <class P>
 __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, int in_batch, uint8_t* sig, int lane,
                         PhaseClock& clk) {
   using S = WarpSlot<P>;
@@ -225,7 +217,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     int32_t r[8];
     load_mask_runs<P>(r, ym + j * S::MASK_BYTES, lane);
     mldsa_regs::exchange<mldsa::lanes::RUNS, mldsa::lanes::ROWS>(r, sm.poly[j], lane);
-    mldsa_regs::ntt(r, sm.poly[j], lane, twiddles<ZSM>(sm));
+    mldsa_regs::ntt(r, sm.poly[j], lane, mldsa::lanes::TableZetas{sm.zetas});
     mldsa_regs::store_runs(sm.poly[j], r, lane);
   }
   __syncwarp();
@@ -252,7 +244,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     }
 #pragma unroll
     for (int t = 0; t < 8; ++t) acc[t] = mldsa::reduce32(acc[t]);
-    mldsa_regs::invntt_tomont(acc, sm.poly[P::L], lane, twiddles<ZSM>(sm));
+    mldsa_regs::invntt_tomont(acc, sm.poly[P::L], lane, mldsa::lanes::TableZetas{sm.zetas});
 #pragma unroll
     for (int t = 0; t < 8; ++t) {
       const int k = lane + 32 * t;
@@ -280,15 +272,14 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   int32_t ch[8];  // c^ in RUNS, kept in registers for the products below
 #pragma unroll
   for (int t = 0; t < 8; ++t) ch[t] = sm.poly[0][lane + 32 * t];
-  mldsa_regs::ntt(ch, sm.poly[0], lane, twiddles<ZSM>(sm));
+  mldsa_regs::ntt(ch, sm.poly[0], lane, mldsa::lanes::TableZetas{sm.zetas});
   clk.mark(sm.prof, BALL, lane);
 
   uint32_t reject = 0, hints = 0;
-  if constexpr (ZLOOP) {
   // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint: the L + 2K products
   // c^ * x (x = s1_j, then s2_i and t0_i in turn) through one loop, so that one copy of the inverse
-  // NTT serves them all (the kernel's code is large) and the next operand's load is issued before
-  // the current transform.
+  // NTT serves them all (the kernel is ~130 KB of code) and the next operand's load is issued
+  // before the current transform (H200, ML-DSA-65: 1.12x over three loops).
   constexpr int PRODUCTS = P::L + 2 * P::K;
   auto operand = [&](int q) {
     return q < P::L ? s1h + q * N : ((q - P::L) & 1 ? t0h : s2h) + ((q - P::L) >> 1) * N;
@@ -303,7 +294,8 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
     if (q + 1 < PRODUCTS) mldsa_regs::load_runs(next, operand(q + 1), lane);
     const int i = (q - P::L) >> 1;
     const bool is_z = q < P::L, is_r0 = !is_z && ((q - P::L) & 1) == 0;
-    mldsa_regs::invntt_tomont(r, sm.poly[1], lane, twiddles<ZSM>(sm));  // poly_pointwise, invntt_tomont: r in ROWS
+    // poly_pointwise, then invntt_tomont: r in ROWS
+    mldsa_regs::invntt_tomont(r, sm.poly[1], lane, mldsa::lanes::TableZetas{sm.zetas});
     if (is_z) {
       // z in RUNS (8 consecutive coefficients per lane), where y is read and z packed
       mldsa_regs::exchange<mldsa::lanes::ROWS, mldsa::lanes::RUNS>(r, sm.poly[1], lane);
@@ -333,49 +325,6 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
       }
     }
     // the next transform syncs the warp before it rewrites sm.poly[1]
-  }
-  } else {  // the products in three loops (the version measured at b4d181c), for comparison
-  // z = y + c s1, r0 = w0 - c s2, c t0, the four rejection tests and the hint.
-  int32_t r[8];
-  auto c_times = [&](const int32_t* x) {  // r = NTT^-1(c^ * x) in ROWS: poly_pointwise, invntt_tomont
-    mldsa_regs::load_runs(r, x, lane);
-#pragma unroll
-    for (int t = 0; t < 8; ++t) r[t] = mldsa::montgomery_reduce(int64_t(ch[t]) * r[t]);
-    mldsa_regs::invntt_tomont(r, sm.poly[1], lane, twiddles<ZSM>(sm));
-  };
-  for (int j = 0; j < P::L; ++j) {
-    c_times(s1h + j * N);
-    // z in RUNS (8 consecutive coefficients per lane), where y is read and z packed
-    mldsa_regs::exchange<mldsa::lanes::ROWS, mldsa::lanes::RUNS>(r, sm.poly[1], lane);
-    int32_t y[8];
-    load_mask_runs<P>(y, ym + j * S::MASK_BYTES, lane);
-#pragma unroll
-    for (int t = 0; t < 8; ++t) {
-      r[t] = mldsa::reduce32(r[t] + y[t]);
-      reject |= mldsa::coeff_exceeds(r[t], P::GAMMA1 - P::BETA);
-    }
-    mldsa::pack_bits8(zp + j * P::Z_BYTES + lane * YBITS, r, YBITS, P::GAMMA1);
-    // the next c_times syncs the warp before it rewrites sm.poly[1]
-  }
-  for (int i = 0; i < P::K; ++i) {
-    int32_t r0[8];
-    c_times(s2h + i * N);
-#pragma unroll
-    for (int t = 0; t < 8; ++t) {
-      r0[t] = mldsa::reduce32(w0[i * N + lane + 32 * t] - r[t]);
-      reject |= mldsa::coeff_exceeds(r0[t], P::GAMMA2 - P::BETA);
-    }
-    c_times(t0h + i * N);
-#pragma unroll
-    for (int t = 0; t < 8; ++t) {
-      const int32_t ct0 = mldsa::reduce32(r[t]);
-      reject |= mldsa::coeff_exceeds(ct0, P::GAMMA2);
-      const uint32_t hint = mldsa::make_hint<P::GAMMA2>(r0[t] + ct0, sm.w1[i][lane + 32 * t]);
-      hints += hint;
-      const uint32_t m = __ballot_sync(FULL_MASK, hint);  // coefficients 32t .. 32t+31
-      if (lane == 0) sm.hmask[i][t] = m;
-    }
-  }
   }
   __syncwarp();
   hints = __reduce_add_sync(FULL_MASK, hints);
@@ -408,14 +357,14 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
 
 // Sign_internal for one item, by one warp: the key, mu, rho'', ExpandA, then attempts until one is
 // accepted or kappa reaches its limit (ok stays 0).
-template <class P, bool ZLOOP, bool ZSM>
+template <class P>
 __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8_t* slot, const WarpKeccak& kk,
                           int lane, PhaseClock& clk) {
   using SK = mldsa::SkLayout<P>;
   using S = WarpSlot<P>;
   const uint8_t* sk = g.sk + item * P::SK_BYTES;
   if (lane == 0) g.ok[item] = 0;
-  if (!load_key<P, ZSM>(sk, sm, slot, lane)) return;
+  if (!load_key<P>(sk, sm, slot, lane)) return;
 
   // mu = H(tr || 0 || |ctx| || ctx || M) (mldsa::compute_mu), or the external mu.
   const mldsa_msg::MsgMeta m = g.meta[item];
@@ -454,21 +403,19 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
       if (s < S::S * P::L && kappa + uint32_t(s) < uint32_t(mldsa::KAPPA_LIMIT)) {
         const uint32_t ks = kappa + uint32_t(s);
         shake256_words(sm.rhopp, uint8_t(ks), uint8_t(ks >> 8),
-                       reinterpret_cast<uint64_t*>(slot + S::MASKS + size_t(s) * S::MASK_BYTES), int(S::MASK_BYTES / 8));
+                       reinterpret_cast<uint64_t*>(slot + S::MASKS + size_t(s) * S::MASK_BYTES),
+                       int(S::MASK_BYTES / 8));
       }
       clk.mark(sm.prof, MASKS, lane);
     }
-    if (attempt<P, ZLOOP, ZSM>(kk, sm, slot, r, sig, lane, clk)) {
+    if (attempt<P>(kk, sm, slot, r, sig, lane, clk)) {
       if (lane == 0) g.ok[item] = 1;
       return;
     }
   }
 }
 
-// ZLOOP: the z phase's products through one loop (default); false: three loops, for comparison
-// (ZKGPU_MLDSA_SIGN_ZLOOP=0). ZSM: the NTT twiddles from a copy in shared memory (default); false:
-// the core's table in global memory (ZKGPU_MLDSA_SIGN_ZSM=0).
-template <class P, bool ZLOOP, bool ZSM>
+template <class P>
 __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARPS) sign_kernel(size_t n, SignArgs g) {
   __shared__ SignSmem<P> smem[SIGN_WARPS];
   const int lane = lane_id(), warp = int(threadIdx.x >> 5);
@@ -485,26 +432,10 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARP
     item = __shfl_sync(FULL_MASK, item, 0);
     if (item >= n) break;
     clk.restart();
-    sign_item<P, ZLOOP, ZSM>(g, item, sm, slot, kk, lane, clk);
+    sign_item<P>(g, item, sm, slot, kk, lane, clk);
     __syncwarp();
   }
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
-}
-
-inline bool env_off(const char* name) {
-  const char* v = std::getenv(name);
-  return v && v[0] == '0';
-}
-// The kernel variant of ZKGPU_MLDSA_SIGN_ZLOOP / ZKGPU_MLDSA_SIGN_ZSM (both on by default).
-using SignKernel = void (*)(size_t, SignArgs);
-template <class P>
-SignKernel sign_kernel_variant() {
-  static const SignKernel k = [] {
-    const bool zl = !env_off("ZKGPU_MLDSA_SIGN_ZLOOP"), zs = !env_off("ZKGPU_MLDSA_SIGN_ZSM");
-    if (zl) return zs ? SignKernel(sign_kernel<P, true, true>) : SignKernel(sign_kernel<P, true, false>);
-    return zs ? SignKernel(sign_kernel<P, false, true>) : SignKernel(sign_kernel<P, false, false>);
-  }();
-  return k;
 }
 
 // Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
@@ -515,7 +446,7 @@ unsigned sign_blocks(size_t n) {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel_variant<P>(), 32 * SIGN_WARPS, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P>, 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
   return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
@@ -557,7 +488,8 @@ inline void print_profile(size_t n, const unsigned long long* prof) {
   unsigned long long total = 0;
   for (int p = 0; p < PHASES; ++p) total += prof[p];
   std::fprintf(stderr, "pq-trace mldsa sign profile n=%zu: attempts/item %.2f, warp Mcycles/item %.3f |", n,
-               double(prof[PHASES]) / double(std::max<size_t>(n, 1)), double(total) / 1e6 / double(std::max<size_t>(n, 1)));
+               double(prof[PHASES]) / double(std::max<size_t>(n, 1)),
+               double(total) / 1e6 / double(std::max<size_t>(n, 1)));
   for (int p = 0; p < PHASES; ++p)
     std::fprintf(stderr, " %s %.1f%%", PHASE_NAMES[p], total ? 100.0 * double(prof[p]) / double(total) : 0.0);
   std::fprintf(stderr, "\n");
@@ -617,7 +549,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
-      sign_kernel_variant<P>()<<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
+      sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("sign");
     };
