@@ -57,7 +57,7 @@ TEST_P(MlKemCuda, KeygenEncapsEqualCpu) {
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   const auto sz = mlkem_sizes(set);
   Rng rng(GetParam() + 5);
-  for (size_t n : {size_t(1), size_t(65), size_t(1000), size_t(4097)}) {
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 64);
     Bytes ek_c(n * sz.ek), dk_c(n * sz.dk), ek_g(n * sz.ek, 0xa5), dk_g(n * sz.dk, 0xa5);

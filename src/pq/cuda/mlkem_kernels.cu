@@ -3,6 +3,7 @@
 // between thread-per-item kernels for the sequential hashes. The thread-per-item decapsulation
 // kernels below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
 #include "core/mlkem/kem.hpp"
+#include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
@@ -117,38 +118,89 @@ __global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uin
 // item (H(ek), G, J and the dk hash check) one thread per item, K-PKE one warp per item.
 constexpr int KEM_WARPS = 2;  // items per block: 2 x 13.3 KB of shared memory at most (ML-KEM-1024)
 
-// (K, r) = G(m || H(ek)) per item.
+// Encapsulation, per chunk of cnt items: encaps_hash_kernel ((K, r) per item), encaps_xof_kernel
+// (every SHAKE stream of K-PKE.Encrypt, one per thread: cnt*K*K SampleNTT and cnt*(2K+1) PRF),
+// encaps_warp_kernel (the ek check and the rest of K-PKE.Encrypt, a warp per item). The streams
+// used to run inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768) did
+// Keccak and the rest waited; as threads of their own every lane runs one.
+
+// (K, r) = G(m || H(ek)) per item, the Keccak state in registers, ek and m read as whole lanes.
 template <int K>
 __global__ void encaps_hash_kernel(size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* kr) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  using P = mlkem::Params<K>;
-  uint8_t in[64];
-  for (int b = 0; b < 32; ++b) in[b] = m[i * 32 + b];
-  keccak::sha3_256(in + 32, ek + i * P::ek_bytes, P::ek_bytes);
-  keccak::sha3_512(kr + i * 64, in, 64);
+  uint64_t h[4];
+  mlkem_hash::hash_ek<K>(h, ek + i * mlkem::Params<K>::ek_bytes);
+  mlkem_hash::g_mh(reinterpret_cast<uint64_t*>(kr + i * 64), m + i * 32, h);
 }
 
-// The ek modulus check, c = K-PKE.Encrypt(ek, m, r) and the key K.
+constexpr int XOF_THREADS = 64;
+
+// The SHAKE streams of a chunk's K-PKE.Encrypt, one per thread (mlkem_warp::Sampled says where
+// they go). Blocks below a_blocks run SampleNTT entries: thread t samples entry t % K^2 of item
+// t / K^2 into a shared row (516 bytes apart, so rows start in different banks) and the block
+// copies its rows out coalesced. The other blocks run PRF(r, q) (SHAKE256 of r || q; 64*eta bytes),
+// q = t % (2K+1) of item t / (2K+1), and store the bytes (the warp kernel runs the CBD).
 template <int K>
-__global__ void __launch_bounds__(32 * KEM_WARPS)
-    encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, uint8_t* c, uint8_t* key,
-                       uint8_t* ok) {
-  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
+__global__ void __launch_bounds__(XOF_THREADS)
+    encaps_xof_kernel(size_t n, const uint8_t* ek, const uint8_t* kr, int16_t* a, uint8_t* prf, unsigned a_blocks) {
+  using P = mlkem::Params<K>;
+  using S = mlkem_warp::Sampled<K>;
+  constexpr unsigned ROW = mlkem::N / 2 + 1;  // 32-bit words per staged row
+  __shared__ uint32_t stage[XOF_THREADS * ROW];
+  if (blockIdx.x < a_blocks) {  // uniform per block: the __syncthreads below is safe
+    const size_t first = size_t(blockIdx.x) * XOF_THREADS, total = n * K * K;
+    const size_t t = first + threadIdx.x;
+    if (t < total) {
+      const size_t item = t / (K * K);
+      const int e = int(t % (K * K));
+      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW),
+                                  ek + item * P::ek_bytes + 384 * K, uint8_t(e / K), uint8_t(e % K));
+    }
+    __syncthreads();
+    uint32_t* dst = reinterpret_cast<uint32_t*>(a) + first * (mlkem::N / 2);
+    const size_t words = std::min(size_t(XOF_THREADS), total - first) * (mlkem::N / 2);
+    for (size_t w = threadIdx.x; w < words; w += XOF_THREADS) dst[w] = stage[(w / (mlkem::N / 2)) * ROW + w % (mlkem::N / 2)];
+    return;
+  }
+  const size_t t = size_t(blockIdx.x - a_blocks) * XOF_THREADS + threadIdx.x;
+  if (t >= n * (2 * K + 1)) return;
+  const size_t item = t / (2 * K + 1);
+  const int q = int(t % (2 * K + 1));
+  mlkem_hash::prf(reinterpret_cast<uint64_t*>(prf + S::PRF_STRIDE * t), kr + item * 64 + 32, uint8_t(q),
+                  q < K ? P::eta1 : P::eta2);
+}
+
+constexpr int ENC_WARPS = 4;  // items per block of the encapsulation warp kernel: (K+1) x 512 B each
+
+// The ek modulus check, c = K-PKE.Encrypt(ek, m, r) from the sampled streams, and the key K.
+template <int K>
+__global__ void __launch_bounds__(32 * ENC_WARPS)
+    encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, mlkem_warp::Sampled<K> sampled,
+                       uint8_t* c, uint8_t* key, uint8_t* ok) {
+  __shared__ mlkem_warp::EncryptPolys<K> shared[ENC_WARPS];
   using P = mlkem::Params<K>;
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
+  const size_t item = size_t(blockIdx.x) * ENC_WARPS + warp;
   if (item >= n) return;  // whole warps only
   const uint8_t* e = ek + item * P::ek_bytes;
   if (!mlkem_warp::ek_valid<K>(e, lane)) {
     if (lane == 0) ok[item] = 0;
     return;
   }
-  mlkem_warp::pke_encrypt<K>(shared[warp], e, m + item * 32, kr + item * 64 + 32, c + item * P::c_bytes, nullptr,
-                             lane);
+  mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item, e, m + item * 32, c + item * P::c_bytes, lane);
   key[item * 32 + lane] = kr[item * 64 + lane];
   if (lane == 0) ok[item] = 1;
 }
+
+// Scratch of an encapsulation chunk of cnt items: (K, r), A-hat, the PRF outputs.
+template <int K>
+struct EncapsScratch {
+  size_t a_off, prf_off, bytes;
+  explicit EncapsScratch(size_t cnt)
+      : a_off(align64(cnt * 64)), prf_off(a_off + align64(cnt * K * K * 512)),
+        bytes(prf_off + cnt * (2 * K + 1) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
+};
 
 // Decapsulation 1: m' = K-PKE.Decrypt(dk, c), and mh = m' || h.
 template <int K>
@@ -229,6 +281,16 @@ Pipeline& kem_pipeline() {
 }
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
+// Items per chunk: chunk_items' choice, or ZKGPU_PQ_KEM_CHUNK when set (a tuning knob for runs on
+// the GPU machine, read once; like ZKGPU_PQ_TRACE it changes no result, only the chunking).
+size_t kem_chunk(size_t n) {
+  static const size_t forced = [] {
+    const char* v = std::getenv("ZKGPU_PQ_KEM_CHUNK");
+    return v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(0);
+  }();
+  return forced ? forced : chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+}
+
 template <class F>
 void with_rank(int k, F&& f) {
   if (k == 2) return f.template operator()<2>();
@@ -243,7 +305,7 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    const size_t chunk = kem_chunk(n);
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), m = end - first;
       return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, 0};
@@ -272,12 +334,12 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    const size_t chunk = kem_chunk(n);
     // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
-                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, cnt * 64};
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, EncapsScratch<K>(cnt).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -290,11 +352,20 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       const uint8_t* mm = e + align64(cnt * P::ek_bytes);
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = s.dev_scratch.data();
+      const EncapsScratch<K> x(cnt);
+      int16_t* a = reinterpret_cast<int16_t*>(kr + x.a_off);
+      uint8_t* prf = kr + x.prf_off;
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("hash");
-      encaps_warp_kernel<K><<<unsigned((cnt + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, s.stream>>>(
-          cnt, e, mm, kr, o, o + align64(cnt * P::c_bytes), o + align64(cnt * P::c_bytes) + align64(cnt * 32));
+      const unsigned a_blocks = unsigned((cnt * K * K + XOF_THREADS - 1) / XOF_THREADS);
+      const unsigned prf_blocks = unsigned((cnt * (2 * K + 1) + XOF_THREADS - 1) / XOF_THREADS);
+      encaps_xof_kernel<K><<<a_blocks + prf_blocks, XOF_THREADS, 0, s.stream>>>(cnt, e, kr, a, prf, a_blocks);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("xof");
+      encaps_warp_kernel<K><<<unsigned((cnt + ENC_WARPS - 1) / ENC_WARPS), 32 * ENC_WARPS, 0, s.stream>>>(
+          cnt, e, mm, kr, mlkem_warp::Sampled<K>{a, prf}, o, o + align64(cnt * P::c_bytes),
+          o + align64(cnt * P::c_bytes) + align64(cnt * 32));
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("encrypt");
     };
@@ -312,7 +383,7 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    const size_t chunk = kem_chunk(n);
     // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;

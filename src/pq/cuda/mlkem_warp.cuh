@@ -71,48 +71,44 @@ __device__ __forceinline__ bool ek_valid(const uint8_t* ek, int lane) {
   return !__any_sync(FULL_MASK, bad);
 }
 
-// SampleNTT(rho || b0 || b1) (Algorithm 7) for one lane into a, as mlkem::sample_ntt (the XOF in
-// registers, shake128_triples): each 3-byte value holds two 12-bit candidates.
-__device__ __forceinline__ void sample_ntt_lane(Poly& a, const uint8_t* rho, uint8_t b0, uint8_t b1) {
+// SampleNTT(rho || b0 || b1) (Algorithm 7) for one thread into the 256 coefficients at a, as
+// mlkem::sample_ntt (the XOF in registers, shake128_triples): each 3-byte value holds two 12-bit
+// candidates.
+__device__ __forceinline__ void sample_ntt_lane(int16_t* a, const uint8_t* rho, uint8_t b0, uint8_t b1) {
   int n = 0;
   shake128_triples(
       rho, b0, b1,
       [&](uint32_t v) {
         const int16_t d1 = int16_t(v & 0xfff), d2 = int16_t(v >> 12);
-        if (n < N && d1 < mlkem::Q) a.c[n++] = d1;
-        if (n < N && d2 < mlkem::Q) a.c[n++] = d2;
+        if (n < N && d1 < mlkem::Q) a[n++] = d1;
+        if (n < N && d2 < mlkem::Q) a[n++] = d2;
       },
       [&] { return n >= N; });
 }
 
-template <int K>
-struct EncryptShared {
-  Poly a[K][K];  // a[i][j] = SampleNTT(rho || i || j): the entries of A^T that u_i uses
-  Poly y[K];     // CBD(r, j), then NTT
-  Poly e1[K];    // CBD(r, K + i)
-  Poly e2;       // CBD(r, 2K)
-  Poly w;        // u_i, then v, before the inverse NTT
-};
-
-// K-PKE.Encrypt(ek, m, r) (Algorithm 14) by one warp, as mlkem::pke_encrypt. With c_ref null it
-// writes c; otherwise it writes nothing and returns 1 if the encryption differs from c_ref in any
-// byte (the decapsulation's re-encryption check; every byte is compared). m and r may be shared.
-template <int K>
-__device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const uint8_t* m, const uint8_t* r, uint8_t* c,
-                                const uint8_t* c_ref, int lane) {
-  using P = mlkem::Params<K>;
-  const uint8_t* rho = ek + 384 * K;
-  for (int s = lane; s < K * K + 2 * K + 1; s += 32) {  // one SHAKE stream per lane
-    if (s < K * K) {
-      sample_ntt_lane(S.a[s / K][s % K], rho, uint8_t(s / K), uint8_t(s % K));
-    } else {
-      const int q = s - K * K;  // the PRF nonce
-      Poly& dst = q < K ? S.y[q] : q < 2 * K ? S.e1[q - K] : S.e2;
-      mlkem::sample_cbd(dst, r, uint8_t(q), q < K ? P::eta1 : P::eta2);
-    }
+// This lane's 8 coefficients (8*lane .. 8*lane+7) of SamplePolyCBD_eta(B) for a PRF output B of
+// 64*eta bytes: eta = 2 reads bytes 4*lane .. +3, eta = 3 bytes 6*lane .. +5 (two groups of 4).
+__device__ __forceinline__ void cbd_lane(int16_t v[8], const uint8_t* prf, int eta, int lane) {
+  if (eta == 2) {
+    const uint8_t* p = prf + 4 * lane;
+    mlkem::cbd2_group(v, uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24);
+  } else {
+    const uint8_t* p = prf + 6 * lane;
+    mlkem::cbd3_group(v, uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16);
+    mlkem::cbd3_group(v + 4, uint32_t(p[3]) | uint32_t(p[4]) << 8 | uint32_t(p[5]) << 16);
   }
-  __syncwarp();
-  for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
+}
+
+// The second half of K-PKE.Encrypt (Algorithm 14) by one warp, once y-hat = NTT(y) is in shared
+// memory: u_i = NTT^-1(sum_j A-hat[i][j] y-hat_j) + e1_i and v = NTT^-1(t-hat^T y-hat) + e2 +
+// Decompress_1(m), compressed. a_lane(i, j, v) gives this lane's 8 coefficients of A-hat[i][j] =
+// SampleNTT(rho || i || j), noise_lane(q, v) those of CBD(PRF(r, q)) for q = K .. 2K. With c_ref
+// null it writes c; otherwise it writes nothing and returns 1 if the encryption differs from c_ref
+// in any byte (the decapsulation's re-encryption check; every byte is compared). w is scratch.
+template <int K, class ALane, class NoiseLane>
+__device__ uint32_t encrypt_uv(const Poly* y, Poly& w, ALane&& a_lane, NoiseLane&& noise_lane, const uint8_t* ek,
+                               const uint8_t* m, uint8_t* c, const uint8_t* c_ref, int lane) {
+  using P = mlkem::Params<K>;
   const int o = 8 * lane;  // this lane's coefficients o .. o+7
   uint32_t differ = 0;
   auto emit = [&](uint8_t* dst, const uint8_t* ref, const uint32_t v[8], int d) {
@@ -125,45 +121,140 @@ __device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const ui
         dst[b] = bytes[b];
     }
   };
-  for (int i = 0; i < K; ++i) {  // u_i = NTT^-1(sum_j A[j][i] y_j) + e1_i
+  for (int i = 0; i < K; ++i) {  // u_i
     int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int j = 0; j < K; ++j) basemul_lane(acc, S.a[i][j].c + o, S.y[j].c + o, lane);
+    for (int j = 0; j < K; ++j) {
+      int16_t a[8];
+      a_lane(i, j, a);
+      basemul_lane(acc, a, y[j].c + o, lane);
+    }
 #pragma unroll
-    for (int e = 0; e < 8; ++e) S.w.c[o + e] = mlkem::barrett_reduce(acc[e]);
+    for (int e = 0; e < 8; ++e) w.c[o + e] = mlkem::barrett_reduce(acc[e]);
     __syncwarp();
-    invntt_tomont(S.w.c, lane);
+    invntt_tomont(w.c, lane);
+    int16_t e1[8];
+    noise_lane(K + i, e1);
     uint32_t v[8];
 #pragma unroll
     for (int e = 0; e < 8; ++e) {
-      const int16_t u = mlkem::barrett_reduce(int16_t(S.w.c[o + e] + S.e1[i].c[o + e]));
+      const int16_t u = mlkem::barrett_reduce(int16_t(w.c[o + e] + e1[e]));
       v[e] = mlkem::compress(uint32_t(mlkem::to_canonical(u)), P::du);
     }
     const size_t at = size_t(32 * P::du * i + P::du * lane);
     emit(c ? c + at : nullptr, c_ref ? c_ref + at : nullptr, v, P::du);
-    __syncwarp();  // S.w is rewritten next
+    __syncwarp();  // w is rewritten next
   }
-  {  // v = NTT^-1(t^T y) + e2 + Decompress_1(m)
+  {  // v
     int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int j = 0; j < K; ++j) {
       int16_t t[8];
       decode12_lane(t, ek + 384 * j, lane);
-      basemul_lane(acc, t, S.y[j].c + o, lane);
+      basemul_lane(acc, t, y[j].c + o, lane);
     }
 #pragma unroll
-    for (int e = 0; e < 8; ++e) S.w.c[o + e] = mlkem::barrett_reduce(acc[e]);
+    for (int e = 0; e < 8; ++e) w.c[o + e] = mlkem::barrett_reduce(acc[e]);
     __syncwarp();
-    invntt_tomont(S.w.c, lane);
+    invntt_tomont(w.c, lane);
+    int16_t e2[8];
+    noise_lane(2 * K, e2);
     const uint8_t mbyte = m[lane];
     uint32_t v[8];
 #pragma unroll
     for (int e = 0; e < 8; ++e) {
-      const int16_t x = int16_t(S.w.c[o + e] + S.e2.c[o + e] + mlkem::msg_coeff(mbyte, e));
+      const int16_t x = int16_t(w.c[o + e] + e2[e] + mlkem::msg_coeff(mbyte, e));
       v[e] = mlkem::compress(uint32_t(mlkem::to_canonical(mlkem::barrett_reduce(x))), P::dv);
     }
     const size_t at = size_t(32 * P::du * K + P::dv * lane);
     emit(c ? c + at : nullptr, c_ref ? c_ref + at : nullptr, v, P::dv);
   }
   return __any_sync(FULL_MASK, differ) ? 1u : 0u;
+}
+
+template <int K>
+struct EncryptShared {
+  Poly a[K][K];  // a[i][j] = SampleNTT(rho || i || j): the entries of A^T that u_i uses
+  Poly y[K];     // CBD(r, j), then NTT
+  Poly e1[K];    // CBD(r, K + i)
+  Poly e2;       // CBD(r, 2K)
+  Poly w;        // u_i, then v, before the inverse NTT
+};
+
+// K-PKE.Encrypt(ek, m, r) by one warp with its SHAKE streams sampled in the warp, one per lane
+// (the decapsulation's re-encryption); c / c_ref as in encrypt_uv. m and r may be shared.
+template <int K>
+__device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const uint8_t* m, const uint8_t* r, uint8_t* c,
+                                const uint8_t* c_ref, int lane) {
+  using P = mlkem::Params<K>;
+  const uint8_t* rho = ek + 384 * K;
+  for (int s = lane; s < K * K + 2 * K + 1; s += 32) {  // one SHAKE stream per lane
+    if (s < K * K) {
+      sample_ntt_lane(S.a[s / K][s % K].c, rho, uint8_t(s / K), uint8_t(s % K));
+    } else {
+      const int q = s - K * K;  // the PRF nonce
+      Poly& dst = q < K ? S.y[q] : q < 2 * K ? S.e1[q - K] : S.e2;
+      mlkem::sample_cbd(dst, r, uint8_t(q), q < K ? P::eta1 : P::eta2);
+    }
+  }
+  __syncwarp();
+  for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
+  const int o = 8 * lane;
+  return encrypt_uv<K>(
+      S.y, S.w,
+      [&](int i, int j, int16_t a[8]) {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) a[e] = S.a[i][j].c[o + e];
+      },
+      [&](int q, int16_t e[8]) {
+        const Poly& src = q < 2 * K ? S.e1[q - K] : S.e2;
+#pragma unroll
+        for (int t = 0; t < 8; ++t) e[t] = src.c[o + t];
+      },
+      ek, m, c, c_ref, lane);
+}
+
+// Where the encapsulation's SHAKE streams of a chunk lie once sampled (the xof kernels of
+// mlkem_kernels.cu): A-hat of item t as K*K polynomials of 256 int16 at a + 256*K*K*t (entry
+// i*K + j = SampleNTT(rho || i || j)), and its PRF(r, q) outputs, q = 0 .. 2K, at prf +
+// PRF_STRIDE * ((2K+1)*t + q).
+template <int K>
+struct Sampled {
+  static constexpr size_t PRF_STRIDE = 64 * mlkem::Params<K>::eta1;  // eta1 >= eta2
+  const int16_t* a;
+  const uint8_t* prf;
+};
+
+template <int K>
+struct EncryptPolys {
+  Poly y[K];  // CBD(PRF(r, j)), then NTT
+  Poly w;     // u_i, then v, before the inverse NTT
+};
+
+// K-PKE.Encrypt(ek, m, r) of item t by one warp from its sampled streams, writing c.
+template <int K>
+__device__ void pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* ek, const uint8_t* m,
+                                    uint8_t* c, int lane) {
+  using P = mlkem::Params<K>;
+  const int o = 8 * lane;
+  const int16_t* a = in.a + size_t(256 * K * K) * t;
+  const uint8_t* prf = in.prf + Sampled<K>::PRF_STRIDE * (2 * K + 1) * t;
+  for (int j = 0; j < K; ++j) {
+    int16_t v[8];
+    cbd_lane(v, prf + Sampled<K>::PRF_STRIDE * j, P::eta1, lane);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) S.y[j].c[o + e] = v[e];
+  }
+  __syncwarp();
+  for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
+  encrypt_uv<K>(
+      S.y, S.w,
+      [&](int i, int j, int16_t v[8]) {  // 16 bytes per lane, 512 per warp: one coalesced load
+        const uint4 q = *reinterpret_cast<const uint4*>(a + 256 * (i * K + j) + o);
+        const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) v[2 * e] = int16_t(w[e] & 0xffff), v[2 * e + 1] = int16_t(w[e] >> 16);
+      },
+      [&](int q, int16_t v[8]) { cbd_lane(v, prf + Sampled<K>::PRF_STRIDE * q, P::eta2, lane); }, ek, m, c, nullptr,
+      lane);
 }
 
 // K-PKE.Decrypt(dk_pke, c) (Algorithm 15) by one warp, as mlkem::pke_decrypt: lane l writes m[l].

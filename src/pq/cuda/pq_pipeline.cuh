@@ -105,9 +105,11 @@ class Pipeline {
   std::array<Slot, SLOTS> slots_;
 };
 
-// Chunk size for n items: enough chunks for the slots to overlap, none below `min_items`.
+// Chunk size for n items: enough chunks for the slots to overlap, none below `min_items`. Rounded
+// up, so n splits into 2 * SLOTS chunks and no tail chunk of a few items is left: such a chunk
+// runs last, alone, and its kernels' latency adds straight to the call.
 inline size_t chunk_items(size_t n, size_t min_items, size_t max_items) {
-  return std::clamp(n / (2 * Pipeline::SLOTS), min_items, max_items);
+  return std::clamp((n + 2 * Pipeline::SLOTS - 1) / (2 * Pipeline::SLOTS), min_items, max_items);
 }
 
 inline size_t align64(size_t x) { return (x + 63) / 64 * 64; }
