@@ -1,7 +1,7 @@
-// The register-state sponges of the CUDA encapsulation (src/pq/cuda/keccak_regs.cuh,
+// The register-state sponges of the CUDA ML-KEM kernels (src/pq/cuda/keccak_regs.cuh,
 // mlkem_hash.cuh; host-callable) equal the core Sponge functions the CPU backend uses, on random
-// inputs: H(ek) for all three ek lengths (their last blocks hold 120, 96 and 72 bytes), G(m || h),
-// and PRF_eta(r, q) for eta 2 (one block) and 3 (two blocks), every nonce of ML-KEM-1024.
+// inputs: H(ek) for all three ek lengths (their last blocks hold 120, 96 and 72 bytes), G(d || k),
+// G(m || h), and PRF_eta(r, q) for eta 2 (one block) and 3 (two blocks), every nonce of ML-KEM-1024.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -53,6 +53,27 @@ TEST(KeccakRegs, GEqualsSha3_512) {
     keccak::sha3_512(want.data(), in.data(), 64);
     EXPECT_EQ(lanes_to_bytes(kr, 8), want);
   }
+}
+
+template <int K>
+void check_g_seed(Rng& rng) {
+  for (int rep = 0; rep < 8; ++rep) {
+    uint64_t d[4], rs[8];
+    const auto db = rng.bytes(32);
+    std::memcpy(d, db.data(), 32);
+    cuda::mlkem_hash::g_seed<K>(rs, reinterpret_cast<const uint8_t*>(d));
+    std::vector<uint8_t> in(db), want(64);
+    in.push_back(uint8_t(K));
+    keccak::sha3_512(want.data(), in.data(), in.size());
+    EXPECT_EQ(lanes_to_bytes(rs, 8), want) << "K = " << K;
+  }
+}
+
+TEST(KeccakRegs, GSeedEqualsSha3_512) {
+  Rng rng(34);
+  check_g_seed<2>(rng);
+  check_g_seed<3>(rng);
+  check_g_seed<4>(rng);
 }
 
 TEST(KeccakRegs, PrfEqualsShake256) {

@@ -1,5 +1,5 @@
-// The hashes of ML-KEM encapsulation for one thread with the Keccak state in registers
-// (keccak_regs.cuh): H(ek), G(m || h) and PRF(r, q), on whole 64-bit lanes. Host-callable, so the
+// The hashes of ML-KEM key generation and encapsulation for one thread with the Keccak state in registers
+// (keccak_regs.cuh): H(ek), G(d || k), G(m || h) and PRF(r, q), on whole 64-bit lanes. Host-callable, so the
 // CPU test (tests/keccak/keccak_regs_test.cpp) checks them against the core Sponge functions the
 // CPU backend uses.
 #pragma once
@@ -26,6 +26,20 @@ ZKGPU_HD void g_mh(uint64_t kr[8], const uint8_t* m, const uint64_t h[4]) {
   keccak_regs::pad_permute<keccak::SHA3_512_RATE, 64>(s, 0x06);
   ZKGPU_UNROLL
   for (int w = 0; w < 8; ++w) kr[w] = s[w];
+}
+
+// (rho, sigma) = G(d || k) = SHA3-512 of 33 bytes as 8 lanes (key generation; the final
+// standard's domain separator k); d 8-byte aligned.
+template <int K>
+ZKGPU_HD void g_seed(uint64_t rs[8], const uint8_t* d) {
+  uint64_t s[25];
+  keccak_regs::clear(s);
+  ZKGPU_UNROLL
+  for (int w = 0; w < 4; ++w) s[w] = keccak_regs::load64(d + 8 * w);
+  s[4] = uint64_t(K);
+  keccak_regs::pad_permute<keccak::SHA3_512_RATE, 33>(s, 0x06);
+  ZKGPU_UNROLL
+  for (int w = 0; w < 8; ++w) rs[w] = s[w];
 }
 
 // PRF_eta(r, q) = SHAKE256(r || q), 64*eta bytes as 8*eta lanes into out; r 8-byte aligned.

@@ -1,7 +1,8 @@
-// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation runs
-// one thread per item; encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh)
-// between thread-per-item kernels for the sequential hashes. The thread-per-item decapsulation
-// kernels below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
+// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation,
+// encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh) between
+// thread-per-item kernels for the sequential hashes; key generation and encapsulation run their
+// SHAKE streams one per thread in xof_kernel first. The thread-per-item decapsulation kernels
+// below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
 #include "core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
@@ -12,14 +13,6 @@ namespace zkgpu::cuda {
 
 namespace {
 using namespace pq_launch;
-
-template <int K>
-__global__ void mlkem_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  mlkem::keygen<K>(ek + i * P::ek_bytes, dk + i * P::dk_bytes, seeds + i * 64, seeds + i * 64 + 32);
-}
 
 // Diagnostics: the whole of mlkem::decaps in one thread (the first GPU decapsulation, which
 // disagreed with the CPU on the H200).
@@ -118,13 +111,122 @@ __global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uin
 // item (H(ek), G, J and the dk hash check) one thread per item, K-PKE one warp per item.
 constexpr int KEM_WARPS = 2;  // items per block: 2 x 13.3 KB of shared memory at most (ML-KEM-1024)
 
-// Encapsulation, per chunk of cnt items: encaps_hash_kernel ((K, r) per item), encaps_xof_kernel
-// (every SHAKE stream of K-PKE.Encrypt, one per thread: cnt*K*K SampleNTT and cnt*(2K+1) PRF),
-// encaps_warp_kernel (the ek check and the rest of K-PKE.Encrypt, a warp per item). The streams
-// used to run inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768) did
-// Keccak and the rest waited; as threads of their own every lane runs one.
+// Key generation and encapsulation run their SHAKE streams (the K*K SampleNTT entries of A-hat
+// and the PRF outputs for the CBD samples) in xof_kernel, one stream per thread, between a
+// thread-per-item hash kernel that makes the seeds and a warp kernel with no Keccak at all. The
+// streams used to run inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768 encaps)
+// did Keccak and the rest waited; as threads of their own every lane runs one.
 
-// (K, r) = G(m || H(ek)) per item, the Keccak state in registers, ek and m read as whole lanes.
+// What xof_kernel samples for item t of a chunk.
+struct XofJob {
+  const uint8_t* rho;  // rho of item t at rho + rho_stride * t
+  size_t rho_stride;
+  const uint8_t* seed;  // the PRF key of item t (8-byte aligned) at seed + seed_stride * t
+  size_t seed_stride;
+  bool transpose;    // entry i*K + j = SampleNTT(rho || j || i) (key generation), else (rho || i || j)
+  int streams;       // PRF nonces per item
+  int eta1_streams;  // nonces below this use eta1, the others eta2
+};
+
+constexpr int XOF_THREADS = 64;
+
+// The SHAKE streams of a chunk, one per thread, to where mlkem_warp::Sampled reads them. Blocks
+// below a_blocks run SampleNTT entries: thread t samples entry t % K^2 of item t / K^2 into a
+// shared row (516 bytes apart, so rows start in different banks) and the block copies its rows
+// out coalesced. The other blocks run PRF(seed, q) (SHAKE256 of seed || q; 64*eta bytes), q =
+// t % streams of item t / streams, and store the bytes (the warp kernels run the CBD).
+template <int K>
+__global__ void __launch_bounds__(XOF_THREADS)
+    xof_kernel(size_t n, XofJob job, mlkem_warp::Sampled<K> out, unsigned a_blocks) {
+  using P = mlkem::Params<K>;
+  using S = mlkem_warp::Sampled<K>;
+  constexpr unsigned WORDS = mlkem::N / 2, ROW = WORDS + 1;  // 32-bit words per polynomial, per staged row
+  __shared__ uint32_t stage[XOF_THREADS * ROW];
+  if (blockIdx.x < a_blocks) {  // uniform per block: the __syncthreads below is safe
+    const size_t first = size_t(blockIdx.x) * XOF_THREADS, total = n * K * K;
+    const size_t t = first + threadIdx.x;
+    if (t < total) {
+      const size_t item = t / (K * K);
+      const int e = int(t % (K * K)), i = e / K, j = e % K;
+      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW), job.rho + job.rho_stride * item,
+                                  uint8_t(job.transpose ? j : i), uint8_t(job.transpose ? i : j));
+    }
+    __syncthreads();
+    uint32_t* dst = reinterpret_cast<uint32_t*>(out.a) + first * WORDS;
+    const size_t words = std::min(size_t(XOF_THREADS), total - first) * WORDS;
+    for (size_t w = threadIdx.x; w < words; w += XOF_THREADS) dst[w] = stage[(w / WORDS) * ROW + w % WORDS];
+    return;
+  }
+  const size_t t = size_t(blockIdx.x - a_blocks) * XOF_THREADS + threadIdx.x;
+  if (t >= n * size_t(job.streams)) return;
+  const size_t item = t / size_t(job.streams);
+  const int q = int(t % size_t(job.streams));
+  mlkem_hash::prf(reinterpret_cast<uint64_t*>(out.prf + S::PRF_STRIDE * t),
+                  job.seed + job.seed_stride * item, uint8_t(q), q < job.eta1_streams ? P::eta1 : P::eta2);
+}
+
+// Scratch of a key generation or encapsulation chunk of cnt items: 64 bytes of seeds per item
+// ((rho, sigma) or (K, r)), A-hat, the PRF outputs.
+template <int K>
+struct XofScratch {
+  int streams;
+  size_t a_off, prf_off, bytes;
+  XofScratch(size_t cnt, int prf_streams)
+      : streams(prf_streams), a_off(align64(cnt * 64)), prf_off(a_off + align64(cnt * K * K * 512)),
+        bytes(prf_off + cnt * size_t(prf_streams) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
+  mlkem_warp::Sampled<K> sampled(uint8_t* scratch) const {
+    return {reinterpret_cast<int16_t*>(scratch + a_off), scratch + prf_off, streams};
+  }
+};
+
+// Enqueues xof_kernel for cnt items on st.
+template <int K>
+void run_xof(cudaStream_t st, size_t cnt, const XofJob& job, mlkem_warp::Sampled<K> out) {
+  const unsigned a_blocks = unsigned((cnt * K * K + XOF_THREADS - 1) / XOF_THREADS);
+  const unsigned prf_blocks = unsigned((cnt * size_t(job.streams) + XOF_THREADS - 1) / XOF_THREADS);
+  xof_kernel<K><<<a_blocks + prf_blocks, XOF_THREADS, 0, st>>>(cnt, job, out, a_blocks);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+}
+
+constexpr int PKE_WARPS = 4;  // items per block of the keygen / encaps warp kernels: (K+1) x 512 B each
+
+// Key generation 1: (rho, sigma) = G(d || k) per item.
+template <int K>
+__global__ void keygen_hash_kernel(size_t n, const uint8_t* seeds, uint8_t* rs) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  mlkem_hash::g_seed<K>(reinterpret_cast<uint64_t*>(rs + i * 64), seeds + i * 64);
+}
+
+// Key generation 3 (after xof_kernel): K-PKE.KeyGen from the sampled streams: ek, and in dk the
+// encoded s-hat and the copy of ek.
+template <int K>
+__global__ void __launch_bounds__(32 * PKE_WARPS)
+    keygen_warp_kernel(size_t n, const uint8_t* rs, mlkem_warp::Sampled<K> sampled, uint8_t* ek, uint8_t* dk) {
+  __shared__ mlkem_warp::KeygenPolys<K> shared[PKE_WARPS];
+  using P = mlkem::Params<K>;
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  uint8_t* d = dk + item * P::dk_bytes;
+  mlkem_warp::pke_keygen_sampled<K>(shared[warp], sampled, item, rs + item * 64, ek + item * P::ek_bytes,
+                                    d + P::pke_sk_bytes, d, lane);
+}
+
+// Key generation 4: H(ek) and z into dk, per item.
+template <int K>
+__global__ void keygen_finish_kernel(size_t n, const uint8_t* seeds, const uint8_t* ek, uint8_t* dk) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  uint64_t h[4];
+  mlkem_hash::hash_ek<K>(h, ek + i * P::ek_bytes);
+  uint64_t* out = reinterpret_cast<uint64_t*>(dk + i * P::dk_bytes + P::pke_sk_bytes + P::ek_bytes);
+#pragma unroll
+  for (int w = 0; w < 4; ++w) out[w] = h[w], out[4 + w] = keccak_regs::load64(seeds + i * 64 + 32 + 8 * w);  // h, z
+}
+
+// Encapsulation 1: (K, r) = G(m || H(ek)) per item.
 template <int K>
 __global__ void encaps_hash_kernel(size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* kr) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -134,54 +236,16 @@ __global__ void encaps_hash_kernel(size_t n, const uint8_t* ek, const uint8_t* m
   mlkem_hash::g_mh(reinterpret_cast<uint64_t*>(kr + i * 64), m + i * 32, h);
 }
 
-constexpr int XOF_THREADS = 64;
-
-// The SHAKE streams of a chunk's K-PKE.Encrypt, one per thread (mlkem_warp::Sampled says where
-// they go). Blocks below a_blocks run SampleNTT entries: thread t samples entry t % K^2 of item
-// t / K^2 into a shared row (516 bytes apart, so rows start in different banks) and the block
-// copies its rows out coalesced. The other blocks run PRF(r, q) (SHAKE256 of r || q; 64*eta bytes),
-// q = t % (2K+1) of item t / (2K+1), and store the bytes (the warp kernel runs the CBD).
+// Encapsulation 3 (after xof_kernel): the ek modulus check, c = K-PKE.Encrypt(ek, m, r) from the
+// sampled streams, and the key K.
 template <int K>
-__global__ void __launch_bounds__(XOF_THREADS)
-    encaps_xof_kernel(size_t n, const uint8_t* ek, const uint8_t* kr, int16_t* a, uint8_t* prf, unsigned a_blocks) {
-  using P = mlkem::Params<K>;
-  using S = mlkem_warp::Sampled<K>;
-  constexpr unsigned ROW = mlkem::N / 2 + 1;  // 32-bit words per staged row
-  __shared__ uint32_t stage[XOF_THREADS * ROW];
-  if (blockIdx.x < a_blocks) {  // uniform per block: the __syncthreads below is safe
-    const size_t first = size_t(blockIdx.x) * XOF_THREADS, total = n * K * K;
-    const size_t t = first + threadIdx.x;
-    if (t < total) {
-      const size_t item = t / (K * K);
-      const int e = int(t % (K * K));
-      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW),
-                                  ek + item * P::ek_bytes + 384 * K, uint8_t(e / K), uint8_t(e % K));
-    }
-    __syncthreads();
-    uint32_t* dst = reinterpret_cast<uint32_t*>(a) + first * (mlkem::N / 2);
-    const size_t words = std::min(size_t(XOF_THREADS), total - first) * (mlkem::N / 2);
-    for (size_t w = threadIdx.x; w < words; w += XOF_THREADS) dst[w] = stage[(w / (mlkem::N / 2)) * ROW + w % (mlkem::N / 2)];
-    return;
-  }
-  const size_t t = size_t(blockIdx.x - a_blocks) * XOF_THREADS + threadIdx.x;
-  if (t >= n * (2 * K + 1)) return;
-  const size_t item = t / (2 * K + 1);
-  const int q = int(t % (2 * K + 1));
-  mlkem_hash::prf(reinterpret_cast<uint64_t*>(prf + S::PRF_STRIDE * t), kr + item * 64 + 32, uint8_t(q),
-                  q < K ? P::eta1 : P::eta2);
-}
-
-constexpr int ENC_WARPS = 4;  // items per block of the encapsulation warp kernel: (K+1) x 512 B each
-
-// The ek modulus check, c = K-PKE.Encrypt(ek, m, r) from the sampled streams, and the key K.
-template <int K>
-__global__ void __launch_bounds__(32 * ENC_WARPS)
+__global__ void __launch_bounds__(32 * PKE_WARPS)
     encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, mlkem_warp::Sampled<K> sampled,
                        uint8_t* c, uint8_t* key, uint8_t* ok) {
-  __shared__ mlkem_warp::EncryptPolys<K> shared[ENC_WARPS];
+  __shared__ mlkem_warp::EncryptPolys<K> shared[PKE_WARPS];
   using P = mlkem::Params<K>;
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * ENC_WARPS + warp;
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
   if (item >= n) return;  // whole warps only
   const uint8_t* e = ek + item * P::ek_bytes;
   if (!mlkem_warp::ek_valid<K>(e, lane)) {
@@ -192,15 +256,6 @@ __global__ void __launch_bounds__(32 * ENC_WARPS)
   key[item * 32 + lane] = kr[item * 64 + lane];
   if (lane == 0) ok[item] = 1;
 }
-
-// Scratch of an encapsulation chunk of cnt items: (K, r), A-hat, the PRF outputs.
-template <int K>
-struct EncapsScratch {
-  size_t a_off, prf_off, bytes;
-  explicit EncapsScratch(size_t cnt)
-      : a_off(align64(cnt * 64)), prf_off(a_off + align64(cnt * K * K * 512)),
-        bytes(prf_off + cnt * (2 * K + 1) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
-};
 
 // Decapsulation 1: m' = K-PKE.Decrypt(dk, c), and mh = m' || h.
 template <int K>
@@ -306,20 +361,33 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
     const size_t chunk = kem_chunk(n);
+    // in: d || z per item; out: ek | dk; scratch: XofScratch.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), m = end - first;
-      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, 0};
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, XofScratch<K>(m, 2 * K).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
     };
     auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
       const size_t m = p.end - first;
-      uint8_t* o = s.dev_out.data();
-      mlkem_keygen_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, s.dev_in.data(), o,
-                                                                          o + align64(m * P::ek_bytes));
+      const uint8_t* sd = s.dev_in.data();
+      uint8_t* ekd = s.dev_out.data();
+      uint8_t* dkd = ekd + align64(m * P::ek_bytes);
+      uint8_t* rs = s.dev_scratch.data();
+      const XofScratch<K> x(m, 2 * K);
+      keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("hash");
+      run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs));
+      s.trace->mark("xof");
+      keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
+          m, rs, x.sampled(rs), ekd, dkd);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("keygen");
+      keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, ekd, dkd);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("finish");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t m = p.end - first;
@@ -339,7 +407,7 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
-                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, EncapsScratch<K>(cnt).bytes};
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -352,19 +420,14 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       const uint8_t* mm = e + align64(cnt * P::ek_bytes);
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = s.dev_scratch.data();
-      const EncapsScratch<K> x(cnt);
-      int16_t* a = reinterpret_cast<int16_t*>(kr + x.a_off);
-      uint8_t* prf = kr + x.prf_off;
+      const XofScratch<K> x(cnt, 2 * K + 1);
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("hash");
-      const unsigned a_blocks = unsigned((cnt * K * K + XOF_THREADS - 1) / XOF_THREADS);
-      const unsigned prf_blocks = unsigned((cnt * (2 * K + 1) + XOF_THREADS - 1) / XOF_THREADS);
-      encaps_xof_kernel<K><<<a_blocks + prf_blocks, XOF_THREADS, 0, s.stream>>>(cnt, e, kr, a, prf, a_blocks);
-      ZKGPU_CUDA_CHECK_LAUNCH();
+      run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K}, x.sampled(kr));
       s.trace->mark("xof");
-      encaps_warp_kernel<K><<<unsigned((cnt + ENC_WARPS - 1) / ENC_WARPS), 32 * ENC_WARPS, 0, s.stream>>>(
-          cnt, e, mm, kr, mlkem_warp::Sampled<K>{a, prf}, o, o + align64(cnt * P::c_bytes),
+      encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
+          cnt, e, mm, kr, x.sampled(kr), o, o + align64(cnt * P::c_bytes),
           o + align64(cnt * P::c_bytes) + align64(cnt * 32));
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("encrypt");

@@ -212,16 +212,38 @@ __device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const ui
       ek, m, c, c_ref, lane);
 }
 
-// Where the encapsulation's SHAKE streams of a chunk lie once sampled (the xof kernels of
-// mlkem_kernels.cu): A-hat of item t as K*K polynomials of 256 int16 at a + 256*K*K*t (entry
-// i*K + j = SampleNTT(rho || i || j)), and its PRF(r, q) outputs, q = 0 .. 2K, at prf +
-// PRF_STRIDE * ((2K+1)*t + q).
+// Where the SHAKE streams of a chunk lie once sampled (xof_kernel in mlkem_kernels.cu): A-hat of
+// item t as K*K polynomials of 256 int16 (entry i*K + j at entry(t, i*K + j)), and its PRF
+// outputs, `streams` per item, PRF_STRIDE bytes apart (noise(t, q)).
 template <int K>
 struct Sampled {
   static constexpr size_t PRF_STRIDE = 64 * mlkem::Params<K>::eta1;  // eta1 >= eta2
-  const int16_t* a;
-  const uint8_t* prf;
+  int16_t* a;  // written by xof_kernel, read by the warp kernels
+  uint8_t* prf;
+  int streams;
+  __device__ const int16_t* entry(size_t t, int e) const { return a + size_t(mlkem::N) * (size_t(K * K) * t + e); }
+  __device__ const uint8_t* noise(size_t t, int q) const { return prf + PRF_STRIDE * (size_t(streams) * t + q); }
 };
+
+// This lane's 8 coefficients of a sampled polynomial: 16 bytes per lane, 512 per warp, one
+// coalesced load.
+__device__ __forceinline__ void load_lane(int16_t v[8], const int16_t* poly, int lane) {
+  const uint4 q = *reinterpret_cast<const uint4*>(poly + 8 * lane);
+  const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+  for (int e = 0; e < 4; ++e) v[2 * e] = int16_t(w[e] & 0xffff), v[2 * e + 1] = int16_t(w[e] >> 16);
+}
+
+// ByteEncode_12 of this lane's 8 coefficients (in (-q, q)) to the 12 bytes at 12*lane of out.
+__device__ __forceinline__ void encode12_lane(uint8_t* out, const int16_t v[8], int lane) {
+  uint32_t u[8];
+#pragma unroll
+  for (int e = 0; e < 8; ++e) u[e] = uint32_t(mlkem::to_canonical(v[e]));
+  uint8_t bytes[12];
+  mlkem::byte_encode8(bytes, u, 12);
+#pragma unroll
+  for (int b = 0; b < 12; ++b) out[12 * lane + b] = bytes[b];
+}
 
 template <int K>
 struct EncryptPolys {
@@ -235,11 +257,9 @@ __device__ void pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t,
                                     uint8_t* c, int lane) {
   using P = mlkem::Params<K>;
   const int o = 8 * lane;
-  const int16_t* a = in.a + size_t(256 * K * K) * t;
-  const uint8_t* prf = in.prf + Sampled<K>::PRF_STRIDE * (2 * K + 1) * t;
   for (int j = 0; j < K; ++j) {
     int16_t v[8];
-    cbd_lane(v, prf + Sampled<K>::PRF_STRIDE * j, P::eta1, lane);
+    cbd_lane(v, in.noise(t, j), P::eta1, lane);
 #pragma unroll
     for (int e = 0; e < 8; ++e) S.y[j].c[o + e] = v[e];
   }
@@ -247,14 +267,60 @@ __device__ void pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t,
   for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
   encrypt_uv<K>(
       S.y, S.w,
-      [&](int i, int j, int16_t v[8]) {  // 16 bytes per lane, 512 per warp: one coalesced load
-        const uint4 q = *reinterpret_cast<const uint4*>(a + 256 * (i * K + j) + o);
-        const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+      [&](int i, int j, int16_t v[8]) { load_lane(v, in.entry(t, i * K + j), lane); },
+      [&](int q, int16_t v[8]) { cbd_lane(v, in.noise(t, q), P::eta2, lane); }, ek, m, c, nullptr, lane);
+}
+
+template <int K>
+struct KeygenPolys {
+  Poly s[K];  // s-hat = NTT(CBD(PRF(sigma, j)))
+  Poly e;     // e-hat_i = NTT(CBD(PRF(sigma, K + i)))
+};
+
+// K-PKE.KeyGen (Algorithm 13) of item t by one warp from its sampled streams (entry i*K + j =
+// SampleNTT(rho || j || i), PRF(sigma, q) for q < 2K), as mlkem::pke_keygen: writes ek =
+// ByteEncode_12(t-hat) || rho to ek and to ek2 (its copy inside dk) and ByteEncode_12(s-hat) to
+// pke_sk. t-hat_i = (sum_j A-hat[i][j] s-hat_j reduced once, then to Montgomery form) + e-hat_i:
+// the CPU reduces the sum as it goes, and barrett_reduce's exact centred representative makes the
+// two equal (see mlkem::basemul_pair).
+template <int K>
+__device__ void pke_keygen_sampled(KeygenPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* rho, uint8_t* ek,
+                                   uint8_t* ek2, uint8_t* pke_sk, int lane) {
+  using P = mlkem::Params<K>;
+  const int o = 8 * lane;
+  for (int j = 0; j < K; ++j) {
+    int16_t v[8];
+    cbd_lane(v, in.noise(t, j), P::eta1, lane);
 #pragma unroll
-        for (int e = 0; e < 4; ++e) v[2 * e] = int16_t(w[e] & 0xffff), v[2 * e + 1] = int16_t(w[e] >> 16);
-      },
-      [&](int q, int16_t v[8]) { cbd_lane(v, prf + Sampled<K>::PRF_STRIDE * q, P::eta2, lane); }, ek, m, c, nullptr,
-      lane);
+    for (int e = 0; e < 8; ++e) S.s[j].c[o + e] = v[e];
+  }
+  __syncwarp();
+  for (int j = 0; j < K; ++j) {
+    ntt(S.s[j].c, lane);
+    encode12_lane(pke_sk + 384 * j, S.s[j].c + o, lane);
+  }
+  for (int i = 0; i < K; ++i) {
+    int16_t v[8];
+    cbd_lane(v, in.noise(t, K + i), P::eta1, lane);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) S.e.c[o + e] = v[e];
+    __syncwarp();
+    ntt(S.e.c, lane);
+    int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int j = 0; j < K; ++j) {
+      int16_t a[8];
+      load_lane(a, in.entry(t, i * K + j), lane);
+      basemul_lane(acc, a, S.s[j].c + o, lane);
+    }
+#pragma unroll
+    for (int e = 0; e < 8; ++e)
+      v[e] = mlkem::barrett_reduce(int16_t(mlkem::tomont(mlkem::barrett_reduce(acc[e])) + S.e.c[o + e]));
+    encode12_lane(ek + 384 * i, v, lane);
+    encode12_lane(ek2 + 384 * i, v, lane);
+    __syncwarp();  // S.e is rewritten next
+  }
+  ek[384 * K + lane] = rho[lane];
+  ek2[384 * K + lane] = rho[lane];
 }
 
 // K-PKE.Decrypt(dk_pke, c) (Algorithm 15) by one warp, as mlkem::pke_decrypt: lane l writes m[l].
