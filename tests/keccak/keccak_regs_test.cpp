@@ -1,7 +1,8 @@
 // The register-state sponges of the CUDA ML-KEM kernels (src/pq/cuda/keccak_regs.cuh,
 // mlkem_hash.cuh; host-callable) equal the core Sponge functions the CPU backend uses, on random
 // inputs: H(ek) for all three ek lengths (their last blocks hold 120, 96 and 72 bytes), G(d || k),
-// G(m || h), and PRF_eta(r, q) for eta 2 (one block) and 3 (two blocks), every nonce of ML-KEM-1024.
+// G(m || h), J(z || c) for the three ciphertext lengths, and PRF_eta(r, q) for eta 2 (one block)
+// and 3 (two blocks), every nonce of ML-KEM-1024.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -74,6 +75,30 @@ TEST(KeccakRegs, GSeedEqualsSha3_512) {
   check_g_seed<2>(rng);
   check_g_seed<3>(rng);
   check_g_seed<4>(rng);
+}
+
+template <int K>
+void check_j(Rng& rng) {
+  constexpr size_t C = mlkem::Params<K>::c_bytes;
+  for (int rep = 0; rep < 8; ++rep) {
+    uint64_t z[4], k[4];
+    std::vector<uint64_t> c(C / 8);
+    const auto zb = rng.bytes(32), cb = rng.bytes(C);
+    std::memcpy(z, zb.data(), 32);
+    std::memcpy(c.data(), cb.data(), C);
+    cuda::mlkem_hash::j_zc<K>(k, reinterpret_cast<const uint8_t*>(z), reinterpret_cast<const uint8_t*>(c.data()));
+    std::vector<uint8_t> in(zb), want(32);
+    in.insert(in.end(), cb.begin(), cb.end());
+    keccak::shake256(want.data(), 32, in.data(), in.size());
+    EXPECT_EQ(lanes_to_bytes(k, 4), want) << "K = " << K;
+  }
+}
+
+TEST(KeccakRegs, JEqualsShake256) {
+  Rng rng(35);
+  check_j<2>(rng);
+  check_j<3>(rng);
+  check_j<4>(rng);
 }
 
 TEST(KeccakRegs, PrfEqualsShake256) {

@@ -37,9 +37,10 @@ ZKGPU_HD void pad_permute(uint64_t (&s)[25], uint8_t suffix) {
   keccak::keccak_permute(s);
 }
 
-// Absorbs LEN bytes (whole lanes) from `in` into a cleared state, pads and permutes.
-template <unsigned RATE, size_t LEN>
-ZKGPU_HD void absorb(uint64_t (&s)[25], const uint8_t* in, uint8_t suffix) {
+// Absorbs a message of LEN bytes (whole lanes) into a cleared state, pads and permutes; lane(i)
+// gives message lane i (so a message may be pieced together from several buffers).
+template <unsigned RATE, size_t LEN, class Lane>
+ZKGPU_HD void absorb_lanes(uint64_t (&s)[25], Lane&& lane, uint8_t suffix) {
   static_assert(LEN % 8 == 0, "whole lanes only");
   constexpr unsigned W = RATE / 8;
   constexpr size_t TAIL = LEN / RATE * RATE;
@@ -47,12 +48,18 @@ ZKGPU_HD void absorb(uint64_t (&s)[25], const uint8_t* in, uint8_t suffix) {
   ZKGPU_NO_UNROLL  // one inlined permutation for all full blocks
   for (size_t b = 0; b < LEN / RATE; ++b) {
     ZKGPU_UNROLL
-    for (unsigned i = 0; i < W; ++i) s[i] ^= load64(in + RATE * b + 8 * i);
+    for (unsigned i = 0; i < W; ++i) s[i] ^= lane(W * b + i);
     keccak::keccak_permute(s);
   }
   ZKGPU_UNROLL
-  for (unsigned i = 0; i < (LEN - TAIL) / 8; ++i) s[i] ^= load64(in + TAIL + 8 * i);
+  for (unsigned i = 0; i < (LEN - TAIL) / 8; ++i) s[i] ^= lane(TAIL / 8 + i);
   pad_permute<RATE, unsigned(LEN - TAIL)>(s, suffix);
+}
+
+// absorb_lanes over one 8-byte aligned buffer.
+template <unsigned RATE, size_t LEN>
+ZKGPU_HD void absorb(uint64_t (&s)[25], const uint8_t* in, uint8_t suffix) {
+  absorb_lanes<RATE, LEN>(s, [&](size_t i) { return load64(in + 8 * i); }, suffix);
 }
 
 }  // namespace zkgpu::cuda::keccak_regs

@@ -1,5 +1,5 @@
-// The hashes of ML-KEM key generation and encapsulation for one thread with the Keccak state in registers
-// (keccak_regs.cuh): H(ek), G(d || k), G(m || h) and PRF(r, q), on whole 64-bit lanes. Host-callable, so the
+// The hashes of ML-KEM key generation, encapsulation and decapsulation for one thread with the Keccak state in registers
+// (keccak_regs.cuh): H(ek), G(d || k), G(m || h), PRF(r, q) and J(z || c), on whole 64-bit lanes. Host-callable, so the
 // CPU test (tests/keccak/keccak_regs_test.cpp) checks them against the core Sponge functions the
 // CPU backend uses.
 #pragma once
@@ -60,6 +60,16 @@ ZKGPU_HD void prf(uint64_t* out, const uint8_t* r, uint8_t q, int eta) {
     ZKGPU_UNROLL
     for (int w = 0; w < 3 * 8 - RATE_LANES; ++w) out[RATE_LANES + w] = s[w];
   }
+}
+
+// K-bar = J(z || c) = SHAKE256(z || c), 32 bytes as 4 lanes; z and c 8-byte aligned.
+template <int K>
+ZKGPU_HD void j_zc(uint64_t k[4], const uint8_t* z, const uint8_t* c) {
+  uint64_t s[25];
+  keccak_regs::absorb_lanes<keccak::SHAKE256_RATE, 32 + mlkem::Params<K>::c_bytes>(
+      s, [&](size_t i) { return i < 4 ? keccak_regs::load64(z + 8 * i) : keccak_regs::load64(c + 8 * (i - 4)); }, 0x1F);
+  ZKGPU_UNROLL
+  for (int w = 0; w < 4; ++w) k[w] = s[w];
 }
 
 }  // namespace zkgpu::cuda::mlkem_hash

@@ -165,19 +165,21 @@ __global__ void __launch_bounds__(XOF_THREADS)
                   job.seed + job.seed_stride * item, uint8_t(q), q < job.eta1_streams ? P::eta1 : P::eta2);
 }
 
-// Scratch of a key generation or encapsulation chunk of cnt items: 64 bytes of seeds per item
-// ((rho, sigma) or (K, r)), A-hat, the PRF outputs.
+// Where xof_kernel's output for a chunk of cnt items lies in a scratch buffer: A-hat, then the PRF
+// outputs. The kernels before it keep 64 bytes of seeds per item ((rho, sigma), (K, r) or
+// (K', r')) in front of it: seeds_bytes(cnt).
 template <int K>
 struct XofScratch {
   int streams;
-  size_t a_off, prf_off, bytes;
+  size_t prf_off, bytes;
   XofScratch(size_t cnt, int prf_streams)
-      : streams(prf_streams), a_off(align64(cnt * 64)), prf_off(a_off + align64(cnt * K * K * 512)),
+      : streams(prf_streams), prf_off(align64(cnt * K * K * 512)),
         bytes(prf_off + cnt * size_t(prf_streams) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
-  mlkem_warp::Sampled<K> sampled(uint8_t* scratch) const {
-    return {reinterpret_cast<int16_t*>(scratch + a_off), scratch + prf_off, streams};
+  mlkem_warp::Sampled<K> sampled(uint8_t* base) const {
+    return {reinterpret_cast<int16_t*>(base), base + prf_off, streams};
   }
 };
+inline size_t seeds_bytes(size_t cnt) { return align64(cnt * 64); }
 
 // Enqueues xof_kernel for cnt items on st.
 template <int K>
@@ -252,7 +254,8 @@ __global__ void __launch_bounds__(32 * PKE_WARPS)
     if (lane == 0) ok[item] = 0;
     return;
   }
-  mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item, e, m + item * 32, c + item * P::c_bytes, lane);
+  mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item, e, m + item * 32, c + item * P::c_bytes, nullptr,
+                                     lane);
   key[item * 32 + lane] = kr[item * 64 + lane];
   if (lane == 0) ok[item] = 1;
 }
@@ -271,56 +274,77 @@ __global__ void __launch_bounds__(32 * KEM_WARPS)
   mh[item * 64 + 32 + lane] = d[P::pke_sk_bytes + P::ek_bytes + lane];
 }
 
-// Decapsulation 2: (K', r') = G(m' || h), then whether K-PKE.Encrypt(ek, m', r') differs from c.
+// Decapsulation 2: (K', r') = G(m' || h) per item.
+__global__ void decaps_g_kernel(size_t n, const uint8_t* mh, uint8_t* kr) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint64_t h[4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) h[w] = keccak_regs::load64(mh + i * 64 + 32 + 8 * w);
+  mlkem_hash::g_mh(reinterpret_cast<uint64_t*>(kr + i * 64), mh + i * 64, h);
+}
+
+// Decapsulation 4 (after xof_kernel): whether K-PKE.Encrypt(ek, m', r') differs from c, every byte
+// compared as it is produced.
 template <int K>
-__global__ void __launch_bounds__(32 * KEM_WARPS)
-    decaps_reencrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* mh, uint8_t* kr,
-                                 uint8_t* differ) {
-  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
-  __shared__ uint8_t g[KEM_WARPS][64];
+__global__ void __launch_bounds__(32 * PKE_WARPS)
+    decaps_reencrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* mh,
+                                 mlkem_warp::Sampled<K> sampled, uint8_t* differ) {
+  __shared__ mlkem_warp::EncryptPolys<K> shared[PKE_WARPS];
   using P = mlkem::Params<K>;
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
-  if (item >= n) return;
-  if (lane == 0) keccak::sha3_512(g[warp], mh + item * 64, 64);
-  __syncwarp();
-  kr[item * 64 + lane] = g[warp][lane];
-  kr[item * 64 + 32 + lane] = g[warp][32 + lane];
-  const uint32_t d = mlkem_warp::pke_encrypt<K>(shared[warp], dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
-                                                g[warp] + 32, nullptr, c + item * P::c_bytes, lane);
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  const uint32_t d = mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item,
+                                                        dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
+                                                        nullptr, c + item * P::c_bytes, lane);
   if (lane == 0) differ[item] = uint8_t(d);
 }
 
-// Decapsulation 3: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar.
-// kbar may be null (only the diagnostics read it).
+// Decapsulation 5: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar, the
+// hashes with the Keccak state in registers. kbar may be null (only the diagnostics read it).
 template <int K>
 __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr,
                                     const uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using P = mlkem::Params<K>;
+  constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
   const uint8_t* d = dk + i * P::dk_bytes;
-  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
+  uint64_t h[4], j[4];
+  mlkem_hash::hash_ek<K>(h, d + PK);
+  uint64_t bad = 0;
+#pragma unroll
+  for (int w = 0; w < 4; ++w) bad |= h[w] ^ keccak_regs::load64(d + PK + EK + 8 * w);
+  ok[i] = bad == 0 ? 1 : 0;  // a property of the key, public (the CPU declassifies it too)
+  mlkem_hash::j_zc<K>(j, d + PK + EK + 32, c + i * P::c_bytes);
   uint8_t k[32];
-  keccak::Sponge j = keccak::shake256();
-  j.absorb(d + P::pke_sk_bytes + P::ek_bytes + 32, 32);
-  j.absorb(c + i * P::c_bytes, P::c_bytes);
-  j.squeeze(k, 32);
+#pragma unroll
+  for (int b = 0; b < 32; ++b) k[b] = uint8_t(j[b / 8] >> (8 * (b % 8)));
   if (kbar)
     for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
   pq::ct_cmov(k, kr + i * 64, 32, 1u - uint32_t(differ[i]));
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp decapsulation kernels on device buffers, on stream `st` (kbar may be null).
+// The warp decapsulation kernels on device buffers, on stream `st`: mh and kr take 64 bytes per
+// item, differ one, xof XofScratch<K>(n, 2K+1).bytes (kbar may be null).
 template <int K>
 void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
-                 uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
-  const unsigned warp_blocks = unsigned((n + KEM_WARPS - 1) / KEM_WARPS);
-  decaps_decrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
+                 uint8_t* differ, uint8_t* xof, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+  using P = mlkem::Params<K>;
+  const XofScratch<K> x(n, 2 * K + 1);
+  decaps_decrypt_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("decrypt");
-  decaps_reencrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh, kr, differ);
+  decaps_g_kernel<<<blocks_for(n), PQ_THREADS, 0, st>>>(n, mh, kr);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  trace.mark("hash");
+  run_xof<K>(st, n, XofJob{dk + P::pke_sk_bytes + 384 * K, P::dk_bytes, kr + 32, 64, false, 2 * K + 1, K},
+             x.sampled(xof));
+  trace.mark("xof");
+  decaps_reencrypt_warp_kernel<K><<<unsigned((n + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(
+      n, dk, c, mh, x.sampled(xof), differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("reencrypt");
   decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, kbar, key, ok);
@@ -361,10 +385,11 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
     const size_t chunk = kem_chunk(n);
-    // in: d || z per item; out: ek | dk; scratch: XofScratch.
+    // in: d || z per item; out: ek | dk; scratch: (rho, sigma) | XofScratch.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), m = end - first;
-      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, XofScratch<K>(m, 2 * K).bytes};
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes,
+                       seeds_bytes(m) + XofScratch<K>(m, 2 * K).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
@@ -379,10 +404,10 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
       keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("hash");
-      run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs));
+      run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs + seeds_bytes(m)));
       s.trace->mark("xof");
       keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
-          m, rs, x.sampled(rs), ekd, dkd);
+          m, rs, x.sampled(rs + seeds_bytes(m)), ekd, dkd);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("keygen");
       keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, ekd, dkd);
@@ -407,7 +432,8 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
-                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, XofScratch<K>(cnt, 2 * K + 1).bytes};
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
+                       seeds_bytes(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -424,10 +450,11 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("hash");
-      run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K}, x.sampled(kr));
+      run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K},
+                 x.sampled(kr + seeds_bytes(cnt)));
       s.trace->mark("xof");
       encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
-          cnt, e, mm, kr, x.sampled(kr), o, o + align64(cnt * P::c_bytes),
+          cnt, e, mm, kr, x.sampled(kr + seeds_bytes(cnt)), o, o + align64(cnt * P::c_bytes),
           o + align64(cnt * P::c_bytes) + align64(cnt * 32));
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("encrypt");
@@ -447,10 +474,11 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
     const size_t chunk = kem_chunk(n);
-    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs.
+    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs | XofScratch.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
-      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt, cnt * (64 + 64 + 1)};
+      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt,
+                       2 * seeds_bytes(cnt) + align64(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -462,7 +490,9 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       const uint8_t* d = s.dev_in.data();
       uint8_t* x = s.dev_scratch.data();
       uint8_t* o = s.dev_out.data();
-      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, x + cnt * 64, x + cnt * 128,
+      uint8_t* kr = x + seeds_bytes(cnt);
+      uint8_t* differ = kr + seeds_bytes(cnt);
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
                      nullptr, o, o + align64(cnt * 32));
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
@@ -508,9 +538,9 @@ void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const u
                                                             b.dev.data(), kk.dev.data());
     } else if (variant == 3) {
       Trace trace("mlkem decaps trace", n);
-      DeviceBuffer<uint8_t> differ(n);
+      DeviceBuffer<uint8_t> differ(n), xof(XofScratch<K>(n, 2 * K + 1).bytes);
       decaps_warp<K>(nullptr, trace, n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(),
-                     b.dev.data(), kk.dev.data(), o.dev.data());
+                     xof.data(), b.dev.data(), kk.dev.data(), o.dev.data());
       finish();
       for (Io* x : {&o, &m, &g, &b, &kk}) fetch(*x);  // no c' (the warp compares it in place)
       return;

@@ -1,10 +1,11 @@
 // Device-only drivers that let one warp work on one ML-KEM item: the NTT and its inverse over a
-// polynomial in shared memory (4 butterflies per lane per layer), K-PKE.Encrypt and K-PKE.Decrypt
-// with the SHAKE streams of an item one per lane (SampleNTT with its state in registers, core
-// sample_cbd) and each lane owning 8 consecutive coefficients (4 base-product pairs, one encoded
-// group of d bytes). All
-// arithmetic is the core's; sums over j are reduced once, which equals the CPU's running reduction
-// because barrett_reduce is the exact centred representative (see mlkem::basemul_pair).
+// polynomial in shared memory (4 butterflies per lane per layer), K-PKE.KeyGen, K-PKE.Encrypt and
+// K-PKE.Decrypt with each lane owning 8 consecutive coefficients (4 base-product pairs, one encoded
+// group of d bytes). KeyGen and Encrypt take their SHAKE streams (the entries of A-hat, the PRF
+// outputs for the CBD samples) already sampled, one per thread, by xof_kernel (mlkem_kernels.cu);
+// sample_ntt_lane is that kernel's SampleNTT. All arithmetic is the core's; sums over j are
+// reduced once, which equals the CPU's running reduction because barrett_reduce is the exact
+// centred representative (see mlkem::basemul_pair).
 #pragma once
 #include "pq/cuda/pq_warp.cuh"
 #include "core/mlkem/kem.hpp"
@@ -170,48 +171,6 @@ __device__ uint32_t encrypt_uv(const Poly* y, Poly& w, ALane&& a_lane, NoiseLane
   return __any_sync(FULL_MASK, differ) ? 1u : 0u;
 }
 
-template <int K>
-struct EncryptShared {
-  Poly a[K][K];  // a[i][j] = SampleNTT(rho || i || j): the entries of A^T that u_i uses
-  Poly y[K];     // CBD(r, j), then NTT
-  Poly e1[K];    // CBD(r, K + i)
-  Poly e2;       // CBD(r, 2K)
-  Poly w;        // u_i, then v, before the inverse NTT
-};
-
-// K-PKE.Encrypt(ek, m, r) by one warp with its SHAKE streams sampled in the warp, one per lane
-// (the decapsulation's re-encryption); c / c_ref as in encrypt_uv. m and r may be shared.
-template <int K>
-__device__ uint32_t pke_encrypt(EncryptShared<K>& S, const uint8_t* ek, const uint8_t* m, const uint8_t* r, uint8_t* c,
-                                const uint8_t* c_ref, int lane) {
-  using P = mlkem::Params<K>;
-  const uint8_t* rho = ek + 384 * K;
-  for (int s = lane; s < K * K + 2 * K + 1; s += 32) {  // one SHAKE stream per lane
-    if (s < K * K) {
-      sample_ntt_lane(S.a[s / K][s % K].c, rho, uint8_t(s / K), uint8_t(s % K));
-    } else {
-      const int q = s - K * K;  // the PRF nonce
-      Poly& dst = q < K ? S.y[q] : q < 2 * K ? S.e1[q - K] : S.e2;
-      mlkem::sample_cbd(dst, r, uint8_t(q), q < K ? P::eta1 : P::eta2);
-    }
-  }
-  __syncwarp();
-  for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
-  const int o = 8 * lane;
-  return encrypt_uv<K>(
-      S.y, S.w,
-      [&](int i, int j, int16_t a[8]) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e) a[e] = S.a[i][j].c[o + e];
-      },
-      [&](int q, int16_t e[8]) {
-        const Poly& src = q < 2 * K ? S.e1[q - K] : S.e2;
-#pragma unroll
-        for (int t = 0; t < 8; ++t) e[t] = src.c[o + t];
-      },
-      ek, m, c, c_ref, lane);
-}
-
 // Where the SHAKE streams of a chunk lie once sampled (xof_kernel in mlkem_kernels.cu): A-hat of
 // item t as K*K polynomials of 256 int16 (entry i*K + j at entry(t, i*K + j)), and its PRF
 // outputs, `streams` per item, PRF_STRIDE bytes apart (noise(t, q)).
@@ -251,10 +210,11 @@ struct EncryptPolys {
   Poly w;     // u_i, then v, before the inverse NTT
 };
 
-// K-PKE.Encrypt(ek, m, r) of item t by one warp from its sampled streams, writing c.
+// K-PKE.Encrypt(ek, m, r) of item t by one warp from its sampled streams (PRF(r, q) for q <= 2K);
+// c / c_ref as in encrypt_uv.
 template <int K>
-__device__ void pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* ek, const uint8_t* m,
-                                    uint8_t* c, int lane) {
+__device__ uint32_t pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* ek,
+                                        const uint8_t* m, uint8_t* c, const uint8_t* c_ref, int lane) {
   using P = mlkem::Params<K>;
   const int o = 8 * lane;
   for (int j = 0; j < K; ++j) {
@@ -265,10 +225,10 @@ __device__ void pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t,
   }
   __syncwarp();
   for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
-  encrypt_uv<K>(
+  return encrypt_uv<K>(
       S.y, S.w,
       [&](int i, int j, int16_t v[8]) { load_lane(v, in.entry(t, i * K + j), lane); },
-      [&](int q, int16_t v[8]) { cbd_lane(v, in.noise(t, q), P::eta2, lane); }, ek, m, c, nullptr, lane);
+      [&](int q, int16_t v[8]) { cbd_lane(v, in.noise(t, q), P::eta2, lane); }, ek, m, c, c_ref, lane);
 }
 
 template <int K>
