@@ -204,6 +204,20 @@ __device__ __forceinline__ void encode12_lane(uint8_t* out, const int16_t v[8], 
   for (int b = 0; b < 12; ++b) out[12 * lane + b] = bytes[b];
 }
 
+// p[j] = NTT(CBD_eta1(PRF(seed, q0 + j))) for j < COUNT: this lane's coefficients from the
+// sampled PRF bytes, then the warp's transforms (the y of Encrypt, the s and e of KeyGen).
+template <int COUNT, int K>
+__device__ void noise_ntt(Poly* p, const Sampled<K>& in, size_t t, int q0, int lane) {
+  for (int j = 0; j < COUNT; ++j) {
+    int16_t v[8];
+    cbd_lane(v, in.noise(t, q0 + j), mlkem::Params<K>::eta1, lane);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) p[j].c[8 * lane + e] = v[e];
+  }
+  __syncwarp();
+  for (int j = 0; j < COUNT; ++j) ntt(p[j].c, lane);
+}
+
 template <int K>
 struct EncryptPolys {
   Poly y[K];  // CBD(PRF(r, j)), then NTT
@@ -216,15 +230,7 @@ template <int K>
 __device__ uint32_t pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* ek,
                                         const uint8_t* m, uint8_t* c, const uint8_t* c_ref, int lane) {
   using P = mlkem::Params<K>;
-  const int o = 8 * lane;
-  for (int j = 0; j < K; ++j) {
-    int16_t v[8];
-    cbd_lane(v, in.noise(t, j), P::eta1, lane);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) S.y[j].c[o + e] = v[e];
-  }
-  __syncwarp();
-  for (int j = 0; j < K; ++j) ntt(S.y[j].c, lane);
+  noise_ntt<K>(S.y, in, t, 0, lane);
   return encrypt_uv<K>(
       S.y, S.w,
       [&](int i, int j, int16_t v[8]) { load_lane(v, in.entry(t, i * K + j), lane); },
@@ -246,27 +252,12 @@ struct KeygenPolys {
 template <int K>
 __device__ void pke_keygen_sampled(KeygenPolys<K>& S, Sampled<K> in, size_t t, const uint8_t* rho, uint8_t* ek,
                                    uint8_t* ek2, uint8_t* pke_sk, int lane) {
-  using P = mlkem::Params<K>;
   const int o = 8 * lane;
-  for (int j = 0; j < K; ++j) {
-    int16_t v[8];
-    cbd_lane(v, in.noise(t, j), P::eta1, lane);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) S.s[j].c[o + e] = v[e];
-  }
-  __syncwarp();
-  for (int j = 0; j < K; ++j) {
-    ntt(S.s[j].c, lane);
-    encode12_lane(pke_sk + 384 * j, S.s[j].c + o, lane);
-  }
+  noise_ntt<K>(S.s, in, t, 0, lane);
+  for (int j = 0; j < K; ++j) encode12_lane(pke_sk + 384 * j, S.s[j].c + o, lane);
   for (int i = 0; i < K; ++i) {
-    int16_t v[8];
-    cbd_lane(v, in.noise(t, K + i), P::eta1, lane);
-#pragma unroll
-    for (int e = 0; e < 8; ++e) S.e.c[o + e] = v[e];
-    __syncwarp();
-    ntt(S.e.c, lane);
-    int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    noise_ntt<1>(&S.e, in, t, K + i, lane);
+    int16_t v[8], acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int j = 0; j < K; ++j) {
       int16_t a[8];
       load_lane(a, in.entry(t, i * K + j), lane);
