@@ -6,55 +6,48 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
 
 #include "pq/cuda/pq_launch.cuh"
-#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-#include <emmintrin.h>
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#include <omp.h>
 #endif
 
 namespace zkgpu::cuda::pq_launch {
 
-// memcpy with non-temporal stores. What the pipeline copies (into pinned staging, out of it into
-// the caller's buffers) is written once and read next by a DMA engine or by the caller much later,
-// and batches exceed the caches: stores that bypass the cache skip the read-for-ownership of every
-// destination line, a third of the memory traffic of a plain copy, and the host copies are what
-// bounds a batch call once the kernels are fast (ML-KEM: tens of MB per chunk).
-inline void stream_copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
-#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-  const size_t head = std::min(bytes, size_t(-reinterpret_cast<uintptr_t>(dst) & 15));  // to 16-byte alignment
-  std::memcpy(dst, src, head);
-  size_t i = head;
-  for (; i + 64 <= bytes; i += 64) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
-    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
-    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
-  }
-  std::memcpy(dst + i, src + i, bytes - i);
-  _mm_sfence();  // the streamed stores are weakly ordered: complete them before the DMA or the caller reads
-#else
-  std::memcpy(dst, src, bytes);
-#endif
+// Bytes per piece of parallel_copy: 1 MB, or ZKGPU_PQ_COPY_PIECE_KB when set (0: one piece per
+// OpenMP thread), read once. A tuning knob for the GPU machine, where the host copies into and out
+// of pinned staging bound the ML-KEM batch calls; it changes no result. (Non-temporal stores were
+// tried there and made those copies slower.)
+inline size_t copy_piece_bytes() {
+  static const size_t piece = [] {
+    const char* v = std::getenv("ZKGPU_PQ_COPY_PIECE_KB");
+    return v ? size_t(std::strtoull(v, nullptr, 10)) * 1024 : size_t(1) << 20;
+  }();
+  return piece;
 }
 
 // Copies with the host's threads when the translation unit is built with OpenMP (pinned staging
-// is filled at memory bandwidth, not at one core's copy rate); serial otherwise. Pieces of 256 KB
-// keep all threads busy on a chunk's 10-40 MB.
+// is filled at memory bandwidth, not at one core's copy rate); serial otherwise.
 inline void parallel_copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  constexpr size_t PIECE = size_t(1) << 18;
-  const auto pieces = int64_t((bytes + PIECE - 1) / PIECE);
+  size_t piece = copy_piece_bytes();
+  if (piece == 0) {
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+    const auto threads = size_t(omp_get_max_threads());
+#else
+    const size_t threads = 1;
+#endif
+    piece = std::max(size_t(4096), (bytes + threads - 1) / threads);
+  }
+  const auto pieces = int64_t((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(static) if (pieces > 1)
   for (int64_t p = 0; p < pieces; ++p) {
-    const size_t off = size_t(p) * PIECE;
-    stream_copy(dst + off, src + off, std::min(PIECE, bytes - off));
+    const size_t off = size_t(p) * piece;
+    std::memcpy(dst + off, src + off, std::min(piece, bytes - off));
   }
 }
 
