@@ -5,6 +5,7 @@
 // and 3 (two blocks), every nonce of ML-KEM-1024.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "pq/cuda/mlkem_hash.cuh"
@@ -13,107 +14,71 @@
 namespace zkgpu::test {
 namespace {
 
-std::vector<uint8_t> lanes_to_bytes(const uint64_t* w, size_t lanes) {
-  std::vector<uint8_t> b(8 * lanes);
-  for (size_t i = 0; i < b.size(); ++i) b[i] = uint8_t(w[i / 8] >> (8 * (i % 8)));
-  return b;
-}
+using Bytes = std::vector<uint8_t>;
 
-template <int K>
-void check_hash_ek(Rng& rng) {
-  constexpr size_t EK = mlkem::Params<K>::ek_bytes;
+// Eight random inputs of in_bytes: regs(out lanes, input) on an 8-byte aligned copy (as the
+// device buffers are) against core(expected bytes, input).
+template <class Regs, class Core>
+void expect_same(Rng& rng, size_t in_bytes, size_t out_lanes, Regs&& regs, Core&& core, const std::string& what) {
   for (int rep = 0; rep < 8; ++rep) {
-    std::vector<uint64_t> buf(EK / 8);  // 8-byte aligned, as the device buffers
-    const auto bytes = rng.bytes(EK);
-    std::memcpy(buf.data(), bytes.data(), EK);
-    uint64_t h[4];
-    cuda::mlkem_hash::hash_ek<K>(h, reinterpret_cast<const uint8_t*>(buf.data()));
-    std::vector<uint8_t> want(32);
-    keccak::sha3_256(want.data(), bytes.data(), EK);
-    EXPECT_EQ(lanes_to_bytes(h, 4), want) << "K = " << K;
+    const Bytes bytes = rng.bytes(in_bytes);
+    std::vector<uint64_t> in((in_bytes + 7) / 8), out(out_lanes);
+    std::memcpy(in.data(), bytes.data(), in_bytes);
+    regs(out.data(), reinterpret_cast<const uint8_t*>(in.data()));
+    Bytes got(8 * out_lanes), want(8 * out_lanes);
+    for (size_t i = 0; i < got.size(); ++i) got[i] = uint8_t(out[i / 8] >> (8 * (i % 8)));
+    core(want.data(), bytes);
+    EXPECT_EQ(got, want) << what;
   }
 }
 
-TEST(KeccakRegs, HashEkEqualsSha3_256) {
+template <int K>
+void check_set(Rng& rng) {
+  using P = mlkem::Params<K>;
+  const std::string k = "K = " + std::to_string(K);
+  expect_same(
+      rng, P::ek_bytes, 4,
+      [](uint64_t* out, const uint8_t* ek) { cuda::mlkem_hash::hash_ek<K>(out, ek); },
+      [](uint8_t* want, const Bytes& ek) { keccak::sha3_256(want, ek.data(), ek.size()); }, "H(ek), " + k);
+  expect_same(
+      rng, 32, 8, [](uint64_t* out, const uint8_t* d) { cuda::mlkem_hash::g_seed<K>(out, d); },
+      [](uint8_t* want, const Bytes& d) {
+        Bytes in(d);
+        in.push_back(uint8_t(K));
+        keccak::sha3_512(want, in.data(), in.size());
+      },
+      "G(d || k), " + k);
+  expect_same(
+      rng, 32 + P::c_bytes, 4, [](uint64_t* out, const uint8_t* zc) { cuda::mlkem_hash::j_zc<K>(out, zc, zc + 32); },
+      [](uint8_t* want, const Bytes& zc) { keccak::shake256(want, 32, zc.data(), zc.size()); }, "J(z || c), " + k);
+}
+
+TEST(KeccakRegs, MlKemHashesEqualCoreSponge) {
   Rng rng(31);
-  check_hash_ek<2>(rng);
-  check_hash_ek<3>(rng);
-  check_hash_ek<4>(rng);
-}
-
-TEST(KeccakRegs, GEqualsSha3_512) {
-  Rng rng(32);
-  for (int rep = 0; rep < 16; ++rep) {
-    uint64_t m[4], h[4], kr[8];
-    const auto mb = rng.bytes(32), hb = rng.bytes(32);
-    std::memcpy(m, mb.data(), 32);
-    std::memcpy(h, hb.data(), 32);
-    cuda::mlkem_hash::g_mh(kr, reinterpret_cast<const uint8_t*>(m), h);
-    std::vector<uint8_t> in(mb), want(64);
-    in.insert(in.end(), hb.begin(), hb.end());
-    keccak::sha3_512(want.data(), in.data(), 64);
-    EXPECT_EQ(lanes_to_bytes(kr, 8), want);
-  }
-}
-
-template <int K>
-void check_g_seed(Rng& rng) {
-  for (int rep = 0; rep < 8; ++rep) {
-    uint64_t d[4], rs[8];
-    const auto db = rng.bytes(32);
-    std::memcpy(d, db.data(), 32);
-    cuda::mlkem_hash::g_seed<K>(rs, reinterpret_cast<const uint8_t*>(d));
-    std::vector<uint8_t> in(db), want(64);
-    in.push_back(uint8_t(K));
-    keccak::sha3_512(want.data(), in.data(), in.size());
-    EXPECT_EQ(lanes_to_bytes(rs, 8), want) << "K = " << K;
-  }
-}
-
-TEST(KeccakRegs, GSeedEqualsSha3_512) {
-  Rng rng(34);
-  check_g_seed<2>(rng);
-  check_g_seed<3>(rng);
-  check_g_seed<4>(rng);
-}
-
-template <int K>
-void check_j(Rng& rng) {
-  constexpr size_t C = mlkem::Params<K>::c_bytes;
-  for (int rep = 0; rep < 8; ++rep) {
-    uint64_t z[4], k[4];
-    std::vector<uint64_t> c(C / 8);
-    const auto zb = rng.bytes(32), cb = rng.bytes(C);
-    std::memcpy(z, zb.data(), 32);
-    std::memcpy(c.data(), cb.data(), C);
-    cuda::mlkem_hash::j_zc<K>(k, reinterpret_cast<const uint8_t*>(z), reinterpret_cast<const uint8_t*>(c.data()));
-    std::vector<uint8_t> in(zb), want(32);
-    in.insert(in.end(), cb.begin(), cb.end());
-    keccak::shake256(want.data(), 32, in.data(), in.size());
-    EXPECT_EQ(lanes_to_bytes(k, 4), want) << "K = " << K;
-  }
-}
-
-TEST(KeccakRegs, JEqualsShake256) {
-  Rng rng(35);
-  check_j<2>(rng);
-  check_j<3>(rng);
-  check_j<4>(rng);
+  check_set<2>(rng);
+  check_set<3>(rng);
+  check_set<4>(rng);
+  expect_same(
+      rng, 64, 8,
+      [](uint64_t* out, const uint8_t* mh) {
+        cuda::mlkem_hash::g_mh(out, mh, reinterpret_cast<const uint64_t*>(mh + 32));
+      },
+      [](uint8_t* want, const Bytes& mh) { keccak::sha3_512(want, mh.data(), 64); }, "G(m || h)");
 }
 
 TEST(KeccakRegs, PrfEqualsShake256) {
   Rng rng(33);
   for (int eta : {2, 3})
-    for (int q = 0; q < 9; ++q) {
-      uint64_t r[4], out[24];
-      const auto rb = rng.bytes(32);
-      std::memcpy(r, rb.data(), 32);
-      cuda::mlkem_hash::prf(out, reinterpret_cast<const uint8_t*>(r), uint8_t(q), eta);
-      std::vector<uint8_t> in(rb), want(size_t(64 * eta));
-      in.push_back(uint8_t(q));
-      keccak::shake256(want.data(), want.size(), in.data(), in.size());
-      EXPECT_EQ(lanes_to_bytes(out, size_t(8 * eta)), want) << "eta " << eta << " q " << q;
-    }
+    for (int q = 0; q < 9; ++q)
+      expect_same(
+          rng, 32, size_t(8 * eta),
+          [&](uint64_t* out, const uint8_t* r) { cuda::mlkem_hash::prf(out, r, uint8_t(q), eta); },
+          [&](uint8_t* want, const Bytes& r) {
+            Bytes in(r);
+            in.push_back(uint8_t(q));
+            keccak::shake256(want, size_t(64 * eta), in.data(), in.size());
+          },
+          "eta " + std::to_string(eta) + " q " + std::to_string(q));
 }
 
 }  // namespace
