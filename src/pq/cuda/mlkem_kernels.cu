@@ -107,15 +107,14 @@ __global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uin
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp kernels (mlkem_warp.cuh) of encapsulation and decapsulation: the sequential hashes of an
-// item (H(ek), G, J and the dk hash check) one thread per item, K-PKE one warp per item.
-constexpr int KEM_WARPS = 2;  // items per block: 2 x 13.3 KB of shared memory at most (ML-KEM-1024)
-
-// Key generation and encapsulation run their SHAKE streams (the K*K SampleNTT entries of A-hat
-// and the PRF outputs for the CBD samples) in xof_kernel, one stream per thread, between a
-// thread-per-item hash kernel that makes the seeds and a warp kernel with no Keccak at all. The
-// streams used to run inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768 encaps)
-// did Keccak and the rest waited; as threads of their own every lane runs one.
+// The warp kernels (mlkem_warp.cuh): the sequential hashes of an item (H(ek), G, J and the dk hash
+// check) run one thread per item, K-PKE one warp per item. Key generation, encapsulation and the
+// decapsulation's re-encryption run their SHAKE streams (the K*K SampleNTT entries of A-hat and the
+// PRF outputs for the CBD samples) in xof_kernel, one stream per thread, between a thread-per-item
+// hash kernel that makes the seeds and a warp kernel with no Keccak at all. The streams used to run
+// inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768 encaps) did Keccak and the
+// rest waited; as threads of their own every lane runs one.
+constexpr int KEM_WARPS = 2;  // items per block of the decryption warp kernel (one scratch polynomial each)
 
 // What xof_kernel samples for item t of a chunk.
 struct XofJob {
