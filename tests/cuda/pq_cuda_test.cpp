@@ -50,30 +50,59 @@ KemBatch make_kem_batch(MlKemSet set, size_t n, Rng& rng) {
   return b;
 }
 
-// Key generation and encapsulation on the GPU equal the CPU for sizes that take one and several
-// chunks of the pipeline, with invalid encapsulation keys, into poisoned outputs.
-TEST_P(MlKemCuda, KeygenEncapsEqualCpu) {
+// Key generation on the GPU (hash, xof and warp kernels) equals the CPU for sizes around the block
+// and warp sizes and ones that take several chunks of the pipeline, into poisoned outputs.
+TEST_P(MlKemCuda, KeygenEqualsCpu) {
   ZKGPU_REQUIRE_GPU();
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   const auto sz = mlkem_sizes(set);
-  Rng rng(GetParam() + 5);
-  for (size_t n : {size_t(1), size_t(65), size_t(1000), size_t(4097)}) {
+  Rng rng(GetParam() + 7);
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 64);
     Bytes ek_c(n * sz.ek), dk_c(n * sz.dk), ek_g(n * sz.ek, 0xa5), dk_g(n * sz.dk, 0xa5);
     mlkem_keygen_batch(set, seeds, ek_c, dk_c, Backend::Cpu);
     mlkem_keygen_batch(set, seeds, ek_g, dk_g, Backend::Cuda);
-    ASSERT_EQ(ek_c, ek_g);
-    ASSERT_EQ(dk_c, dk_g);
-    for (size_t i = 0; i < n; i += 7) ek_c[i * sz.ek + 385] = 0xff, ek_c[i * sz.ek + 386] |= 0x0f;  // value >= q
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const bool ek_same = std::equal(ek_c.begin() + i * sz.ek, ek_c.begin() + (i + 1) * sz.ek, ek_g.begin() + i * sz.ek);
+      const bool dk_same = std::equal(dk_c.begin() + i * sz.dk, dk_c.begin() + (i + 1) * sz.dk, dk_g.begin() + i * sz.dk);
+      if ((!ek_same || !dk_same) && ++bad <= 4)
+        ADD_FAILURE() << "keygen item " << i << ": ek " << (ek_same ? "same" : "differs") << ", dk "
+                      << (dk_same ? "same" : "differs");
+    }
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+// Encapsulation on the GPU equals the CPU (c, K and the status) for the same sizes, with invalid
+// encapsulation keys (a value >= q) mixed in, into poisoned outputs.
+TEST_P(MlKemCuda, EncapsEqualsCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
+  const auto sz = mlkem_sizes(set);
+  Rng rng(GetParam() + 5);
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const Bytes seeds = rng.bytes(n * 64);
+    Bytes ek(n * sz.ek), dk(n * sz.dk);
+    mlkem_keygen_batch(set, seeds, ek, dk, Backend::Cpu);
+    for (size_t i = 0; i < n; i += 7) ek[i * sz.ek + 385] = 0xff, ek[i * sz.ek + 386] |= 0x0f;  // value >= q
     const Bytes m = rng.bytes(n * 32);
     Bytes c_c(n * sz.ct), k_c(n * 32), c_g(n * sz.ct, 0xa5), k_g(n * 32, 0xa5);
     std::vector<PqStatus> st_c(n), st_g(n, PqStatus::Ok);
-    mlkem_encaps_batch(set, ek_c, m, c_c, k_c, st_c, Backend::Cpu);
-    mlkem_encaps_batch(set, ek_c, m, c_g, k_g, st_g, Backend::Cuda);
+    mlkem_encaps_batch(set, ek, m, c_c, k_c, st_c, Backend::Cpu);
+    mlkem_encaps_batch(set, ek, m, c_g, k_g, st_g, Backend::Cuda);
     EXPECT_EQ(st_c, st_g);
-    EXPECT_EQ(c_c, c_g);
-    EXPECT_EQ(k_c, k_g);
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const bool c_same = std::equal(c_c.begin() + i * sz.ct, c_c.begin() + (i + 1) * sz.ct, c_g.begin() + i * sz.ct);
+      const bool k_same = std::equal(k_c.begin() + i * 32, k_c.begin() + (i + 1) * 32, k_g.begin() + i * 32);
+      if ((!c_same || !k_same) && ++bad <= 4)
+        ADD_FAILURE() << "encaps item " << i << " (bad ek: " << (i % 7 == 0) << "): c " << (c_same ? "same" : "differs")
+                      << ", K " << (k_same ? "same" : "differs");
+    }
+    EXPECT_EQ(bad, 0u);
     for (size_t i = 0; i < n; ++i) EXPECT_EQ(st_c[i] == PqStatus::Ok, i % 7 != 0) << "item " << i;
   }
 }

@@ -139,8 +139,9 @@ ZKGPU_HD void poly_reduce(Poly& r) {
   for (int i = 0; i < N; ++i) r.c[i] = barrett_reduce(r.c[i]);
 }
 // Multiplies by 2^16 (fqmul by 2^32 mod q = 1353) to undo the base products' 2^-16.
+ZKGPU_HD int16_t tomont(int16_t a) { return fqmul(a, 1353); }
 ZKGPU_HD void poly_tomont(Poly& r) {
-  for (int i = 0; i < N; ++i) r.c[i] = fqmul(r.c[i], 1353);
+  for (int i = 0; i < N; ++i) r.c[i] = tomont(r.c[i]);
 }
 
 }  // namespace zkgpu::mlkem

@@ -32,23 +32,27 @@ ZKGPU_HD_NOINLINE void sample_ntt(Poly& a, const uint8_t rho[32], uint8_t j, uin
   }
 }
 
-// Algorithm 8 on 64*eta PRF bytes: coefficients sum(bits of x) - sum(bits of y), branch-free.
+// Algorithm 8, one group of coefficients at a time (the CUDA warp kernels give each lane its own
+// groups): eta = 2 turns 4 PRF bytes t (little-endian) into 8 coefficients, eta = 3 turns 3 bytes
+// into 4; each is sum(bits of x) - sum(bits of y), branch-free.
+ZKGPU_HD void cbd2_group(int16_t r[8], uint32_t t) {
+  const uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
+  for (int j = 0; j < 8; ++j) r[j] = int16_t(int((d >> (4 * j)) & 3) - int((d >> (4 * j + 2)) & 3));
+}
+ZKGPU_HD void cbd3_group(int16_t r[4], uint32_t t) {
+  const uint32_t d = (t & 0x00249249u) + ((t >> 1) & 0x00249249u) + ((t >> 2) & 0x00249249u);
+  for (int j = 0; j < 4; ++j) r[j] = int16_t(int((d >> (6 * j)) & 7) - int((d >> (6 * j + 3)) & 7));
+}
+
+// Algorithm 8 on 64*eta PRF bytes.
 ZKGPU_HD void cbd_from_bytes(Poly& r, const uint8_t* buf, int eta) {
   if (eta == 2) {
-    for (int i = 0; i < N / 8; ++i) {
-      const uint32_t t = uint32_t(buf[4 * i]) | uint32_t(buf[4 * i + 1]) << 8 | uint32_t(buf[4 * i + 2]) << 16 |
-                         uint32_t(buf[4 * i + 3]) << 24;
-      const uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
-      for (int j = 0; j < 8; ++j)
-        r.c[8 * i + j] = int16_t(int((d >> (4 * j)) & 3) - int((d >> (4 * j + 2)) & 3));
-    }
+    for (int i = 0; i < N / 8; ++i)
+      cbd2_group(r.c + 8 * i, uint32_t(buf[4 * i]) | uint32_t(buf[4 * i + 1]) << 8 | uint32_t(buf[4 * i + 2]) << 16 |
+                                  uint32_t(buf[4 * i + 3]) << 24);
   } else {  // eta == 3
-    for (int i = 0; i < N / 4; ++i) {
-      const uint32_t t = uint32_t(buf[3 * i]) | uint32_t(buf[3 * i + 1]) << 8 | uint32_t(buf[3 * i + 2]) << 16;
-      const uint32_t d = (t & 0x00249249u) + ((t >> 1) & 0x00249249u) + ((t >> 2) & 0x00249249u);
-      for (int j = 0; j < 4; ++j)
-        r.c[4 * i + j] = int16_t(int((d >> (6 * j)) & 7) - int((d >> (6 * j + 3)) & 7));
-    }
+    for (int i = 0; i < N / 4; ++i)
+      cbd3_group(r.c + 4 * i, uint32_t(buf[3 * i]) | uint32_t(buf[3 * i + 1]) << 8 | uint32_t(buf[3 * i + 2]) << 16);
   }
 }
 

@@ -1,8 +1,10 @@
-// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation runs
-// one thread per item; encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh)
-// between thread-per-item kernels for the sequential hashes. The thread-per-item decapsulation
-// kernels below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
+// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation,
+// encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh) between
+// thread-per-item kernels for the sequential hashes; key generation and encapsulation run their
+// SHAKE streams one per thread in xof_kernel first. The thread-per-item decapsulation kernels
+// below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
 #include "core/mlkem/kem.hpp"
+#include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
 #include "pq/pq_cuda.hpp"
@@ -11,14 +13,6 @@ namespace zkgpu::cuda {
 
 namespace {
 using namespace pq_launch;
-
-template <int K>
-__global__ void mlkem_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  mlkem::keygen<K>(ek + i * P::ek_bytes, dk + i * P::dk_bytes, seeds + i * 64, seeds + i * 64 + 32);
-}
 
 // Diagnostics: the whole of mlkem::decaps in one thread (the first GPU decapsulation, which
 // disagreed with the CPU on the H200).
@@ -113,39 +107,154 @@ __global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uin
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp kernels (mlkem_warp.cuh) of encapsulation and decapsulation: the sequential hashes of an
-// item (H(ek), G, J and the dk hash check) one thread per item, K-PKE one warp per item.
-constexpr int KEM_WARPS = 2;  // items per block: 2 x 13.3 KB of shared memory at most (ML-KEM-1024)
+// The warp kernels (mlkem_warp.cuh): the sequential hashes of an item (H(ek), G, J and the dk hash
+// check) run one thread per item, K-PKE one warp per item. Key generation, encapsulation and the
+// decapsulation's re-encryption run their SHAKE streams (the K*K SampleNTT entries of A-hat and the
+// PRF outputs for the CBD samples) in xof_kernel, one stream per thread, between a thread-per-item
+// hash kernel that makes the seeds and a warp kernel with no Keccak at all. The streams used to run
+// inside the warp kernel, one per lane, where 16 of 32 lanes (ML-KEM-768 encaps) did Keccak and the
+// rest waited; as threads of their own every lane runs one.
+constexpr int KEM_WARPS = 2;  // items per block of the decryption warp kernel (one scratch polynomial each)
 
-// (K, r) = G(m || H(ek)) per item.
+// What xof_kernel samples for item t of a chunk.
+struct XofJob {
+  const uint8_t* rho;  // rho of item t at rho + rho_stride * t
+  size_t rho_stride;
+  const uint8_t* seed;  // the PRF key of item t (8-byte aligned) at seed + seed_stride * t
+  size_t seed_stride;
+  bool transpose;    // entry i*K + j = SampleNTT(rho || j || i) (key generation), else (rho || i || j)
+  int streams;       // PRF nonces per item
+  int eta1_streams;  // nonces below this use eta1, the others eta2
+};
+
+constexpr int XOF_THREADS = 64;
+
+// The SHAKE streams of a chunk, one per thread, to where mlkem_warp::Sampled reads them. Blocks
+// below a_blocks run SampleNTT entries: thread t samples entry t % K^2 of item t / K^2 into a
+// shared row (516 bytes apart, so rows start in different banks) and the block copies its rows
+// out coalesced. The other blocks run PRF(seed, q) (SHAKE256 of seed || q; 64*eta bytes), q =
+// t % streams of item t / streams, and store the bytes (the warp kernels run the CBD).
+template <int K>
+__global__ void __launch_bounds__(XOF_THREADS)
+    xof_kernel(size_t n, XofJob job, mlkem_warp::Sampled<K> out, unsigned a_blocks) {
+  using P = mlkem::Params<K>;
+  using S = mlkem_warp::Sampled<K>;
+  constexpr unsigned WORDS = mlkem::N / 2, ROW = WORDS + 1;  // 32-bit words per polynomial, per staged row
+  __shared__ uint32_t stage[XOF_THREADS * ROW];
+  if (blockIdx.x < a_blocks) {  // uniform per block: the __syncthreads below is safe
+    const size_t first = size_t(blockIdx.x) * XOF_THREADS, total = n * K * K;
+    const size_t t = first + threadIdx.x;
+    if (t < total) {
+      const size_t item = t / (K * K);
+      const int e = int(t % (K * K)), i = e / K, j = e % K;
+      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW), job.rho + job.rho_stride * item,
+                                  uint8_t(job.transpose ? j : i), uint8_t(job.transpose ? i : j));
+    }
+    __syncthreads();
+    uint32_t* dst = reinterpret_cast<uint32_t*>(out.a) + first * WORDS;
+    const size_t words = std::min(size_t(XOF_THREADS), total - first) * WORDS;
+    for (size_t w = threadIdx.x; w < words; w += XOF_THREADS) dst[w] = stage[(w / WORDS) * ROW + w % WORDS];
+    return;
+  }
+  const size_t t = size_t(blockIdx.x - a_blocks) * XOF_THREADS + threadIdx.x;
+  if (t >= n * size_t(job.streams)) return;
+  const size_t item = t / size_t(job.streams);
+  const int q = int(t % size_t(job.streams));
+  mlkem_hash::prf(reinterpret_cast<uint64_t*>(out.prf + S::PRF_STRIDE * t),
+                  job.seed + job.seed_stride * item, uint8_t(q), q < job.eta1_streams ? P::eta1 : P::eta2);
+}
+
+// Where xof_kernel's output for a chunk of cnt items lies in a scratch buffer: A-hat, then the PRF
+// outputs. The kernels before it keep 64 bytes of seeds per item ((rho, sigma), (K, r) or
+// (K', r')) in front of it: seeds_bytes(cnt).
+template <int K>
+struct XofScratch {
+  int streams;
+  size_t prf_off, bytes;
+  XofScratch(size_t cnt, int prf_streams)
+      : streams(prf_streams), prf_off(align64(cnt * K * K * 512)),
+        bytes(prf_off + cnt * size_t(prf_streams) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
+  mlkem_warp::Sampled<K> sampled(uint8_t* base) const {
+    return {reinterpret_cast<int16_t*>(base), base + prf_off, streams};
+  }
+};
+inline size_t seeds_bytes(size_t cnt) { return align64(cnt * 64); }
+
+// Enqueues xof_kernel for cnt items on st.
+template <int K>
+void run_xof(cudaStream_t st, size_t cnt, const XofJob& job, mlkem_warp::Sampled<K> out) {
+  const unsigned a_blocks = unsigned((cnt * K * K + XOF_THREADS - 1) / XOF_THREADS);
+  const unsigned prf_blocks = unsigned((cnt * size_t(job.streams) + XOF_THREADS - 1) / XOF_THREADS);
+  xof_kernel<K><<<a_blocks + prf_blocks, XOF_THREADS, 0, st>>>(cnt, job, out, a_blocks);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+}
+
+constexpr int PKE_WARPS = 4;  // items per block of the keygen / encaps warp kernels: (K+1) x 512 B each
+
+// Key generation 1: (rho, sigma) = G(d || k) per item.
+template <int K>
+__global__ void keygen_hash_kernel(size_t n, const uint8_t* seeds, uint8_t* rs) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  mlkem_hash::g_seed<K>(reinterpret_cast<uint64_t*>(rs + i * 64), seeds + i * 64);
+}
+
+// Key generation 3 (after xof_kernel): K-PKE.KeyGen from the sampled streams: ek, and in dk the
+// encoded s-hat and the copy of ek.
+template <int K>
+__global__ void __launch_bounds__(32 * PKE_WARPS)
+    keygen_warp_kernel(size_t n, const uint8_t* rs, mlkem_warp::Sampled<K> sampled, uint8_t* ek, uint8_t* dk) {
+  __shared__ mlkem_warp::KeygenPolys<K> shared[PKE_WARPS];
+  using P = mlkem::Params<K>;
+  const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  uint8_t* d = dk + item * P::dk_bytes;
+  mlkem_warp::pke_keygen_sampled<K>(shared[warp], sampled, item, rs + item * 64, ek + item * P::ek_bytes,
+                                    d + P::pke_sk_bytes, d, lane);
+}
+
+// Key generation 4: H(ek) and z into dk, per item.
+template <int K>
+__global__ void keygen_finish_kernel(size_t n, const uint8_t* seeds, const uint8_t* ek, uint8_t* dk) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  using P = mlkem::Params<K>;
+  uint64_t h[4];
+  mlkem_hash::hash_ek<K>(h, ek + i * P::ek_bytes);
+  uint64_t* out = reinterpret_cast<uint64_t*>(dk + i * P::dk_bytes + P::pke_sk_bytes + P::ek_bytes);
+#pragma unroll
+  for (int w = 0; w < 4; ++w) out[w] = h[w], out[4 + w] = keccak_regs::load64(seeds + i * 64 + 32 + 8 * w);  // h, z
+}
+
+// Encapsulation 1: (K, r) = G(m || H(ek)) per item.
 template <int K>
 __global__ void encaps_hash_kernel(size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* kr) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  using P = mlkem::Params<K>;
-  uint8_t in[64];
-  for (int b = 0; b < 32; ++b) in[b] = m[i * 32 + b];
-  keccak::sha3_256(in + 32, ek + i * P::ek_bytes, P::ek_bytes);
-  keccak::sha3_512(kr + i * 64, in, 64);
+  uint64_t h[4];
+  mlkem_hash::hash_ek<K>(h, ek + i * mlkem::Params<K>::ek_bytes);
+  mlkem_hash::g_mh(reinterpret_cast<uint64_t*>(kr + i * 64), m + i * 32, h);
 }
 
-// The ek modulus check, c = K-PKE.Encrypt(ek, m, r) and the key K.
+// Encapsulation 3 (after xof_kernel): the ek modulus check, c = K-PKE.Encrypt(ek, m, r) from the
+// sampled streams, and the key K.
 template <int K>
-__global__ void __launch_bounds__(32 * KEM_WARPS)
-    encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, uint8_t* c, uint8_t* key,
-                       uint8_t* ok) {
-  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
+__global__ void __launch_bounds__(32 * PKE_WARPS)
+    encaps_warp_kernel(size_t n, const uint8_t* ek, const uint8_t* m, const uint8_t* kr, mlkem_warp::Sampled<K> sampled,
+                       uint8_t* c, uint8_t* key, uint8_t* ok) {
+  __shared__ mlkem_warp::EncryptPolys<K> shared[PKE_WARPS];
   using P = mlkem::Params<K>;
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
   if (item >= n) return;  // whole warps only
   const uint8_t* e = ek + item * P::ek_bytes;
   if (!mlkem_warp::ek_valid<K>(e, lane)) {
     if (lane == 0) ok[item] = 0;
     return;
   }
-  mlkem_warp::pke_encrypt<K>(shared[warp], e, m + item * 32, kr + item * 64 + 32, c + item * P::c_bytes, nullptr,
-                             lane);
+  mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item, e, m + item * 32, c + item * P::c_bytes, nullptr,
+                                     lane);
   key[item * 32 + lane] = kr[item * 64 + lane];
   if (lane == 0) ok[item] = 1;
 }
@@ -164,56 +273,77 @@ __global__ void __launch_bounds__(32 * KEM_WARPS)
   mh[item * 64 + 32 + lane] = d[P::pke_sk_bytes + P::ek_bytes + lane];
 }
 
-// Decapsulation 2: (K', r') = G(m' || h), then whether K-PKE.Encrypt(ek, m', r') differs from c.
+// Decapsulation 2: (K', r') = G(m' || h) per item.
+__global__ void decaps_g_kernel(size_t n, const uint8_t* mh, uint8_t* kr) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint64_t h[4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) h[w] = keccak_regs::load64(mh + i * 64 + 32 + 8 * w);
+  mlkem_hash::g_mh(reinterpret_cast<uint64_t*>(kr + i * 64), mh + i * 64, h);
+}
+
+// Decapsulation 4 (after xof_kernel): whether K-PKE.Encrypt(ek, m', r') differs from c, every byte
+// compared as it is produced.
 template <int K>
-__global__ void __launch_bounds__(32 * KEM_WARPS)
-    decaps_reencrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* mh, uint8_t* kr,
-                                 uint8_t* differ) {
-  __shared__ mlkem_warp::EncryptShared<K> shared[KEM_WARPS];
-  __shared__ uint8_t g[KEM_WARPS][64];
+__global__ void __launch_bounds__(32 * PKE_WARPS)
+    decaps_reencrypt_warp_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* mh,
+                                 mlkem_warp::Sampled<K> sampled, uint8_t* differ) {
+  __shared__ mlkem_warp::EncryptPolys<K> shared[PKE_WARPS];
   using P = mlkem::Params<K>;
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
-  const size_t item = size_t(blockIdx.x) * KEM_WARPS + warp;
-  if (item >= n) return;
-  if (lane == 0) keccak::sha3_512(g[warp], mh + item * 64, 64);
-  __syncwarp();
-  kr[item * 64 + lane] = g[warp][lane];
-  kr[item * 64 + 32 + lane] = g[warp][32 + lane];
-  const uint32_t d = mlkem_warp::pke_encrypt<K>(shared[warp], dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
-                                                g[warp] + 32, nullptr, c + item * P::c_bytes, lane);
+  const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
+  if (item >= n) return;  // whole warps only
+  const uint32_t d = mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item,
+                                                        dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
+                                                        nullptr, c + item * P::c_bytes, lane);
   if (lane == 0) differ[item] = uint8_t(d);
 }
 
-// Decapsulation 3: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar.
-// kbar may be null (only the diagnostics read it).
+// Decapsulation 5: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar, the
+// hashes with the Keccak state in registers. kbar may be null (only the diagnostics read it).
 template <int K>
 __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr,
                                     const uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using P = mlkem::Params<K>;
+  constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
   const uint8_t* d = dk + i * P::dk_bytes;
-  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
+  uint64_t h[4], j[4];
+  mlkem_hash::hash_ek<K>(h, d + PK);
+  uint64_t bad = 0;
+#pragma unroll
+  for (int w = 0; w < 4; ++w) bad |= h[w] ^ keccak_regs::load64(d + PK + EK + 8 * w);
+  ok[i] = bad == 0 ? 1 : 0;  // a property of the key, public (the CPU declassifies it too)
+  mlkem_hash::j_zc<K>(j, d + PK + EK + 32, c + i * P::c_bytes);
   uint8_t k[32];
-  keccak::Sponge j = keccak::shake256();
-  j.absorb(d + P::pke_sk_bytes + P::ek_bytes + 32, 32);
-  j.absorb(c + i * P::c_bytes, P::c_bytes);
-  j.squeeze(k, 32);
+#pragma unroll
+  for (int b = 0; b < 32; ++b) k[b] = uint8_t(j[b / 8] >> (8 * (b % 8)));
   if (kbar)
     for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
   pq::ct_cmov(k, kr + i * 64, 32, 1u - uint32_t(differ[i]));
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp decapsulation kernels on device buffers, on stream `st` (kbar may be null).
+// The warp decapsulation kernels on device buffers, on stream `st`: mh and kr take 64 bytes per
+// item, differ one, xof XofScratch<K>(n, 2K+1).bytes (kbar may be null).
 template <int K>
 void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
-                 uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
-  const unsigned warp_blocks = unsigned((n + KEM_WARPS - 1) / KEM_WARPS);
-  decaps_decrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
+                 uint8_t* differ, uint8_t* xof, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+  using P = mlkem::Params<K>;
+  const XofScratch<K> x(n, 2 * K + 1);
+  decaps_decrypt_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("decrypt");
-  decaps_reencrypt_warp_kernel<K><<<warp_blocks, 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh, kr, differ);
+  decaps_g_kernel<<<blocks_for(n), PQ_THREADS, 0, st>>>(n, mh, kr);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  trace.mark("hash");
+  run_xof<K>(st, n, XofJob{dk + P::pke_sk_bytes + 384 * K, P::dk_bytes, kr + 32, 64, false, 2 * K + 1, K},
+             x.sampled(xof));
+  trace.mark("xof");
+  decaps_reencrypt_warp_kernel<K><<<unsigned((n + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(
+      n, dk, c, mh, x.sampled(xof), differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("reencrypt");
   decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, kbar, key, ok);
@@ -229,6 +359,16 @@ Pipeline& kem_pipeline() {
 }
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
+// Items per chunk: chunk_items' choice, or ZKGPU_PQ_KEM_CHUNK when set (a tuning knob for runs on
+// the GPU machine, read once; like ZKGPU_PQ_TRACE it changes no result, only the chunking).
+size_t kem_chunk(size_t n) {
+  static const size_t forced = [] {
+    const char* v = std::getenv("ZKGPU_PQ_KEM_CHUNK");
+    return v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(0);
+  }();
+  return forced ? forced : chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+}
+
 template <class F>
 void with_rank(int k, F&& f) {
   if (k == 2) return f.template operator()<2>();
@@ -243,21 +383,35 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    const size_t chunk = kem_chunk(n);
+    // in: d || z per item; out: ek | dk; scratch: (rho, sigma) | XofScratch.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), m = end - first;
-      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, 0};
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes,
+                       seeds_bytes(m) + XofScratch<K>(m, 2 * K).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
     };
     auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
       const size_t m = p.end - first;
-      uint8_t* o = s.dev_out.data();
-      mlkem_keygen_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, s.dev_in.data(), o,
-                                                                          o + align64(m * P::ek_bytes));
+      const uint8_t* sd = s.dev_in.data();
+      uint8_t* ekd = s.dev_out.data();
+      uint8_t* dkd = ekd + align64(m * P::ek_bytes);
+      uint8_t* rs = s.dev_scratch.data();
+      const XofScratch<K> x(m, 2 * K);
+      keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("hash");
+      run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs + seeds_bytes(m)));
+      s.trace->mark("xof");
+      keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
+          m, rs, x.sampled(rs + seeds_bytes(m)), ekd, dkd);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("keygen");
+      keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, ekd, dkd);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.trace->mark("finish");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t m = p.end - first;
@@ -272,12 +426,13 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
+    const size_t chunk = kem_chunk(n);
     // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
-                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt, cnt * 64};
+                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
+                       seeds_bytes(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -290,11 +445,16 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       const uint8_t* mm = e + align64(cnt * P::ek_bytes);
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = s.dev_scratch.data();
+      const XofScratch<K> x(cnt, 2 * K + 1);
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("hash");
-      encaps_warp_kernel<K><<<unsigned((cnt + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, s.stream>>>(
-          cnt, e, mm, kr, o, o + align64(cnt * P::c_bytes), o + align64(cnt * P::c_bytes) + align64(cnt * 32));
+      run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K},
+                 x.sampled(kr + seeds_bytes(cnt)));
+      s.trace->mark("xof");
+      encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
+          cnt, e, mm, kr, x.sampled(kr + seeds_bytes(cnt)), o, o + align64(cnt * P::c_bytes),
+          o + align64(cnt * P::c_bytes) + align64(cnt * 32));
       ZKGPU_CUDA_CHECK_LAUNCH();
       s.trace->mark("encrypt");
     };
@@ -312,11 +472,12 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
-    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs.
+    const size_t chunk = kem_chunk(n);
+    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs | XofScratch.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
-      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt, cnt * (64 + 64 + 1)};
+      return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt,
+                       2 * seeds_bytes(cnt) + align64(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -328,7 +489,9 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       const uint8_t* d = s.dev_in.data();
       uint8_t* x = s.dev_scratch.data();
       uint8_t* o = s.dev_out.data();
-      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, x + cnt * 64, x + cnt * 128,
+      uint8_t* kr = x + seeds_bytes(cnt);
+      uint8_t* differ = kr + seeds_bytes(cnt);
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
                      nullptr, o, o + align64(cnt * 32));
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
@@ -374,9 +537,9 @@ void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const u
                                                             b.dev.data(), kk.dev.data());
     } else if (variant == 3) {
       Trace trace("mlkem decaps trace", n);
-      DeviceBuffer<uint8_t> differ(n);
+      DeviceBuffer<uint8_t> differ(n), xof(XofScratch<K>(n, 2 * K + 1).bytes);
       decaps_warp<K>(nullptr, trace, n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(),
-                     b.dev.data(), kk.dev.data(), o.dev.data());
+                     xof.data(), b.dev.data(), kk.dev.data(), o.dev.data());
       finish();
       for (Io* x : {&o, &m, &g, &b, &kk}) fetch(*x);  // no c' (the warp compares it in place)
       return;

@@ -5,24 +5,49 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
 
 #include "pq/cuda/pq_launch.cuh"
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#include <omp.h>
+#endif
 
 namespace zkgpu::cuda::pq_launch {
+
+// Bytes per piece of parallel_copy: 1 MB, or ZKGPU_PQ_COPY_PIECE_KB when set (0: one piece per
+// OpenMP thread), read once. A tuning knob for the GPU machine, where the host copies into and out
+// of pinned staging bound the ML-KEM batch calls; it changes no result. (Non-temporal stores were
+// tried there and made those copies slower.)
+inline size_t copy_piece_bytes() {
+  static const size_t piece = [] {
+    const char* v = std::getenv("ZKGPU_PQ_COPY_PIECE_KB");
+    return v ? size_t(std::strtoull(v, nullptr, 10)) * 1024 : size_t(1) << 20;
+  }();
+  return piece;
+}
 
 // Copies with the host's threads when the translation unit is built with OpenMP (pinned staging
 // is filled at memory bandwidth, not at one core's copy rate); serial otherwise.
 inline void parallel_copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  constexpr size_t PIECE = size_t(1) << 20;
-  const auto pieces = int64_t((bytes + PIECE - 1) / PIECE);
+  size_t piece = copy_piece_bytes();
+  if (piece == 0) {
+#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+    const auto threads = size_t(omp_get_max_threads());
+#else
+    const size_t threads = 1;
+#endif
+    piece = std::max(size_t(4096), (bytes + threads - 1) / threads);
+  }
+  const auto pieces = int64_t((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(static) if (pieces > 1)
   for (int64_t p = 0; p < pieces; ++p) {
-    const size_t off = size_t(p) * PIECE;
-    std::memcpy(dst + off, src + off, std::min(PIECE, bytes - off));
+    const size_t off = size_t(p) * piece;
+    std::memcpy(dst + off, src + off, std::min(piece, bytes - off));
   }
 }
 
@@ -105,9 +130,11 @@ class Pipeline {
   std::array<Slot, SLOTS> slots_;
 };
 
-// Chunk size for n items: enough chunks for the slots to overlap, none below `min_items`.
+// Chunk size for n items: enough chunks for the slots to overlap, none below `min_items`. Rounded
+// up, so n splits into 2 * SLOTS chunks and no tail chunk of a few items is left: such a chunk
+// runs last, alone, and its kernels' latency adds straight to the call.
 inline size_t chunk_items(size_t n, size_t min_items, size_t max_items) {
-  return std::clamp(n / (2 * Pipeline::SLOTS), min_items, max_items);
+  return std::clamp((n + 2 * Pipeline::SLOTS - 1) / (2 * Pipeline::SLOTS), min_items, max_items);
 }
 
 inline size_t align64(size_t x) { return (x + 63) / 64 * 64; }
