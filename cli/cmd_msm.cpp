@@ -20,10 +20,10 @@
 #include "msm/bench_support.hpp"
 #include "msm/msm_line.hpp"
 #include "zkgpu/msm.hpp"
+#include "timing.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {

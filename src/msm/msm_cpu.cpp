@@ -19,6 +19,13 @@
 #include <vector>
 
 #include "core/bls12_377/signed_digits.hpp"
+#include "zkgpu/status.hpp"
+#if defined(__x86_64__)
+#include "core/bls12_377/field_ifma.hpp"
+#define ZKGPU_MSM_IFMA 1
+#else
+#define ZKGPU_MSM_IFMA 0
+#endif
 
 namespace zkgpu::bls12_377::cpu {
 
@@ -39,10 +46,207 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
 
+#if ZKGPU_MSM_IFMA
+// The AVX-512 IFMA accumulation of one task (field_ifma.hpp): eight bucket additions per step.
+// The task's entries are sorted by bucket (local counting sort) and cut into eight equal slices,
+// one per lane, so every lane does the same number of additions whatever the bucket sizes. A lane
+// accumulates its current bucket in registers and, when its slice moves on to the next bucket,
+// writes the sum out and restarts from the identity. Two lanes never write the same bucket: a
+// lane's first bucket (which may continue the previous lane's last one) goes to a per-lane head
+// slot, added in at the end. Negative digits add -Q: the lane loads ymx and ypx swapped and the
+// adder swaps F and G (field_ifma.hpp).
+struct IfmaScratch {
+  std::vector<uint32_t> cnt, sorted;  // sorted: point index | (digit < 0) << 31
+  std::vector<uint16_t> bk;           // bucket of each sorted entry
+  std::vector<uint64_t> out52;        // S buckets of 32 words (X, Y, Z, T limb-major), IFMA form
+};
+
+constexpr int LANES = 8;
+constexpr int WORDS52 = 32;  // one Te8 lane: 4 coordinates x 8 limbs
+
+using ifma::Fp8;
+using ifma::Te8;
+
+// 8 records of 32 words (X, Y, Z, T limbs of one bucket, IFMA form) to TeExtended; null dst
+// pointers are skipped.
+ZKGPU_IFMA_TARGET void records_to_te(const uint64_t* const src[LANES], TeExtended* const dst[LANES]) {
+  alignas(64) uint64_t t[WORDS52][LANES];
+  for (int l = 0; l < LANES; ++l)
+    for (int q = 0; q < WORDS52; ++q) t[q][l] = src[l] ? src[l][q] : 0;
+  for (int coord = 0; coord < 4; ++coord) {
+    Fp8 a;
+    for (int i = 0; i < 8; ++i) a.l[i] = _mm512_load_si512(t[coord * 8 + i]);
+    __m512i w[6];
+    ifma::to_words(a, w);
+    alignas(64) uint64_t buf[6][LANES];
+    for (int j = 0; j < 6; ++j) _mm512_store_si512(buf[j], w[j]);
+    for (int l = 0; l < LANES; ++l) {
+      if (!dst[l]) continue;
+      Fp* f = coord == 0 ? &dst[l]->x : coord == 1 ? &dst[l]->y : coord == 2 ? &dst[l]->z : &dst[l]->t;
+      for (int j = 0; j < 6; ++j) f->l[j] = buf[j][l];
+    }
+  }
+}
+
+// Bucket sums of one task: bucket[j] = sum of the points with |digit| = base + j (as e, d in
+// msm_te). bucket must hold S entries.
+ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
+                                       size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket) {
+  // Counting sort of the task's entries by bucket.
+  sc.cnt.assign(S + 1, 0);
+  sc.sorted.resize(m);
+  sc.bk.resize(m);
+  for (size_t k = 0; k < m; ++k) {
+    const int32_t v = d[e[k]];
+    ++sc.cnt[static_cast<size_t>(v < 0 ? -v : v) - base + 1];
+  }
+  for (size_t j = 0; j < S; ++j) sc.cnt[j + 1] += sc.cnt[j];
+  for (size_t k = 0; k < m; ++k) {
+    const uint32_t i = e[k];
+    const int32_t v = d[i];
+    const size_t j = static_cast<size_t>(v < 0 ? -v : v) - base;
+    const uint32_t pos = sc.cnt[j]++;
+    sc.sorted[pos] = i | (v < 0 ? 0x80000000u : 0u);
+    sc.bk[pos] = static_cast<uint16_t>(j);
+  }
+  // Every bucket starts as the identity (0 : 1 : 1 : 0).
+  sc.out52.assign(S * WORDS52, 0);
+  for (size_t j = 0; j < S; ++j) sc.out52[j * WORDS52 + 8] = sc.out52[j * WORDS52 + 16] = 1;
+
+  size_t lo[LANES], hi[LANES], steps = 0;
+  for (int l = 0; l < LANES; ++l) {
+    lo[l] = m * static_cast<size_t>(l) / LANES;
+    hi[l] = m * static_cast<size_t>(l + 1) / LANES;
+    steps = std::max(steps, hi[l] - lo[l]);
+  }
+  alignas(64) uint64_t head[LANES][WORDS52];
+  int head_bucket[LANES];
+  bool first_done[LANES];
+  for (int l = 0; l < LANES; ++l) head_bucket[l] = -1, first_done[l] = false;
+
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+  Te8 acc;
+  for (int i = 0; i < 8; ++i) acc.x.l[i] = acc.y.l[i] = acc.z.l[i] = acc.t.l[i] = zero;
+  acc.y.l[0] = acc.z.l[0] = one;
+
+  // Writes the listed lanes' sums out (bucket[l] of each) and resets them to the identity.
+  auto flush = [&](__mmask8 lanes, const size_t* lane_bucket) __attribute__((target("avx512f,avx512ifma"))) {
+    alignas(64) uint64_t t[WORDS52][LANES];
+    for (int i = 0; i < 8; ++i) {
+      _mm512_store_si512(t[i], acc.x.l[i]);
+      _mm512_store_si512(t[8 + i], acc.y.l[i]);
+      _mm512_store_si512(t[16 + i], acc.z.l[i]);
+      _mm512_store_si512(t[24 + i], acc.t.l[i]);
+    }
+    for (int l = 0; l < LANES; ++l) {
+      if (!((lanes >> l) & 1)) continue;
+      uint64_t* dst;
+      if (first_done[l]) {
+        dst = sc.out52.data() + lane_bucket[l] * WORDS52;
+      } else {
+        dst = head[l];
+        head_bucket[l] = static_cast<int>(lane_bucket[l]);
+        first_done[l] = true;
+      }
+      for (int q = 0; q < WORDS52; ++q) dst[q] = t[q][l];
+    }
+    for (int i = 0; i < 8; ++i) {
+      acc.x.l[i] = _mm512_mask_mov_epi64(acc.x.l[i], lanes, zero);
+      acc.t.l[i] = _mm512_mask_mov_epi64(acc.t.l[i], lanes, zero);
+      acc.y.l[i] = _mm512_mask_mov_epi64(acc.y.l[i], lanes, i == 0 ? one : zero);
+      acc.z.l[i] = _mm512_mask_mov_epi64(acc.z.l[i], lanes, i == 0 ? one : zero);
+    }
+  };
+
+  // Lanes past the end of their slice add the identity (1, 1, 0) (byte offsets from `points`).
+  static const TePrecomputed IDENTITY = TePrecomputed::identity();
+  const char* base_ptr = reinterpret_cast<const char*>(points);
+  const int64_t identity_off =
+      static_cast<int64_t>(reinterpret_cast<uintptr_t>(&IDENTITY) - reinterpret_cast<uintptr_t>(base_ptr));
+  constexpr size_t AHEAD = 2;  // steps: 8 x 3 cache lines in flight, ~2 x 7 products to hide them
+  for (size_t k = 0; k < steps; ++k) {
+    alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
+    size_t prev_bucket[LANES];
+    __mmask8 neg = 0, change = 0;
+    for (int l = 0; l < LANES; ++l) {
+      const size_t pos = lo[l] + k;
+      if (pos >= hi[l]) {
+        off_a[l] = off_b[l] = identity_off;
+        off_k[l] = identity_off + 96;
+        continue;
+      }
+      const uint32_t s = sc.sorted[pos];
+      const int64_t o = static_cast<int64_t>((s & 0x7fffffffu) * sizeof(TePrecomputed));
+      const bool is_neg = s >> 31;
+      neg |= static_cast<__mmask8>(is_neg << l);
+      off_a[l] = is_neg ? o + 48 : o;  // ymx of the added point (ypx of Q for -Q)
+      off_b[l] = is_neg ? o : o + 48;
+      off_k[l] = o + 96;
+      if (k > 0 && sc.bk[pos] != sc.bk[pos - 1]) {
+        change |= static_cast<__mmask8>(1u << l);
+        prev_bucket[l] = sc.bk[pos - 1];
+      }
+      if (pos + AHEAD < hi[l]) {
+        const char* q = base_ptr + (sc.sorted[pos + AHEAD] & 0x7fffffffu) * sizeof(TePrecomputed);
+        __builtin_prefetch(q);
+        __builtin_prefetch(q + 64);
+        __builtin_prefetch(q + 128);
+      }
+    }
+    if (change) flush(change, prev_bucket);
+    const __m512i va = _mm512_load_si512(off_a), vb = _mm512_load_si512(off_b), vk = _mm512_load_si512(off_k);
+    __m512i wa[6], wb[6], wk[6];
+    for (int j = 0; j < 6; ++j) {
+      wa[j] = ifma::gather(va, base_ptr + 8 * j);
+      wb[j] = ifma::gather(vb, base_ptr + 8 * j);
+      wk[j] = ifma::gather(vk, base_ptr + 8 * j);
+    }
+    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+  }
+  {
+    size_t last[LANES];
+    __mmask8 live = 0;
+    for (int l = 0; l < LANES; ++l)
+      if (hi[l] > lo[l]) live |= static_cast<__mmask8>(1u << l), last[l] = sc.bk[hi[l] - 1];
+    if (live) flush(live, last);
+  }
+  for (size_t j0 = 0; j0 < S; j0 += LANES) {
+    const uint64_t* src[LANES];
+    TeExtended* dst[LANES];
+    for (int l = 0; l < LANES; ++l) {
+      const size_t j = j0 + static_cast<size_t>(l);
+      src[l] = j < S ? sc.out52.data() + j * WORDS52 : nullptr;
+      dst[l] = j < S ? bucket + j : nullptr;
+    }
+    records_to_te(src, dst);
+  }
+  const uint64_t* src[LANES];
+  TeExtended heads[LANES];
+  TeExtended* dst[LANES];
+  for (int l = 0; l < LANES; ++l) {
+    src[l] = head_bucket[l] >= 0 ? head[l] : nullptr;
+    dst[l] = head_bucket[l] >= 0 ? heads + l : nullptr;
+  }
+  records_to_te(src, dst);
+  for (int l = 0; l < LANES; ++l)
+    if (head_bucket[l] >= 0) bucket[head_bucket[l]] = te_add(bucket[head_bucket[l]], heads[l]);
+}
+#endif
+
 }  // namespace
 
-TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c) {
+bool ifma_available() {
+#if ZKGPU_MSM_IFMA
+  return ifma::AVAILABLE;
+#else
+  return false;
+#endif
+}
+
+TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c, Accumulation acc_path) {
   if (n == 0) return TeExtended::identity();
+  const bool use_ifma = acc_path == Accumulation::Ifma || (acc_path == Accumulation::Auto && ifma_available());
+  if (use_ifma && !ifma_available()) throw Error(ErrorCode::Unavailable, "this CPU (or build) has no AVX-512 IFMA");
   const size_t W = msm_window_count(c);
   const size_t buckets = size_t{1} << (c - 1);
   // Smaller ranges when there would be fewer than ~4 tasks per thread (small n, many threads).
@@ -107,15 +311,21 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
 #pragma omp parallel
   {
     std::vector<TeExtended> bucket(S);
+#if ZKGPU_MSM_IFMA
+    IfmaScratch scratch;
+#endif
 #pragma omp for schedule(dynamic, 1)
     for (size_t g = 0; g < groups; ++g) {
       const size_t w = g / R, r = g % R;
-      std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       const int16_t* d = digits.get() + w * n;
       const uint32_t* e = entries.get() + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
-      for (size_t k = 0; k < m; ++k) {
+#if ZKGPU_MSM_IFMA
+      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data());
+#endif
+      if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
+      for (size_t k = 0; !use_ifma && k < m; ++k) {
         // The point four entries ahead: its 144 bytes are 3 cache lines, the addition ~7 products.
         if (k + 4 < m) {
           const char* q = reinterpret_cast<const char*>(points + e[k + 4]);
