@@ -88,10 +88,35 @@ ZKGPU_IFMA_TARGET void records_to_te(const uint64_t* const src[LANES], TeExtende
   }
 }
 
-// Bucket sums of one task: bucket[j] = sum of the points with |digit| = base + j (as e, d in
-// msm_te). bucket must hold S entries.
+// Eight 32-word records at byte offsets off[l] from base to Te8, and back for the lanes in `lanes`.
+ZKGPU_IFMA_INLINE Te8 load_records(const uint64_t* base, const int64_t off[LANES]) {
+  const __m512i idx = _mm512_loadu_si512(off);
+  Te8 r;
+  Fp8* c[4] = {&r.x, &r.y, &r.z, &r.t};
+  for (int q = 0; q < WORDS52; ++q) c[q / 8]->l[q % 8] = ifma::gather(idx, base + q);
+  return r;
+}
+ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* base, const int64_t off[LANES]) {
+  const __m512i idx = _mm512_loadu_si512(off);
+  const Fp8* c[4] = {&r.x, &r.y, &r.z, &r.t};
+  for (int q = 0; q < WORDS52; ++q) _mm512_mask_i64scatter_epi64(base + q, lanes, idx, c[q / 8]->l[q % 8], 1);
+}
+
+// A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
+// j and is added j + 1 times.
+void reduce_range(const TeExtended* bucket, size_t S, TeExtended& acc, TeExtended& run) {
+  run = TeExtended::identity(), acc = TeExtended::identity();
+  for (size_t j = S; j-- > 0;) {
+    run = te_add(run, bucket[j]);
+    acc = te_add(acc, run);
+  }
+}
+
+// One task on the IFMA path: acc_out = A_r and run_out = S_r of the range (see reduce_range) for
+// the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries.
 ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
-                                       size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket) {
+                                       size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket,
+                                       TeExtended& acc_out, TeExtended& run_out) {
   // Counting sort of the task's entries by bucket.
   sc.cnt.assign(S + 1, 0);
   sc.sorted.resize(m);
@@ -210,26 +235,80 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
       if (hi[l] > lo[l]) live |= static_cast<__mmask8>(1u << l), last[l] = sc.bk[hi[l] - 1];
     if (live) flush(live, last);
   }
-  for (size_t j0 = 0; j0 < S; j0 += LANES) {
-    const uint64_t* src[LANES];
-    TeExtended* dst[LANES];
+  // Heads into their buckets (IFMA form). Lanes with the same head bucket (a bucket longer than
+  // a slice) are merged over several rounds so that no round writes a bucket twice.
+  int64_t head_off[LANES];
+  for (int l = 0; l < LANES; ++l) head_off[l] = static_cast<int64_t>(l) * WORDS52 * 8;
+  for (;;) {
+    __mmask8 take = 0;
+    int64_t off[LANES];
     for (int l = 0; l < LANES; ++l) {
-      const size_t j = j0 + static_cast<size_t>(l);
-      src[l] = j < S ? sc.out52.data() + j * WORDS52 : nullptr;
-      dst[l] = j < S ? bucket + j : nullptr;
+      off[l] = 0;
+      if (head_bucket[l] < 0) continue;
+      bool dup = false;
+      for (int l2 = 0; l2 < l; ++l2) dup |= ((take >> l2) & 1) && head_bucket[l2] == head_bucket[l];
+      if (dup) continue;
+      take |= static_cast<__mmask8>(1u << l);
+      off[l] = static_cast<int64_t>(static_cast<size_t>(head_bucket[l]) * WORDS52 * 8);
     }
-    records_to_te(src, dst);
+    if (!take) break;
+    Te8 b = load_records(sc.out52.data(), off), h = load_records(&head[0][0], head_off);
+    ifma::te_add(b, h);
+    store_records(b, take, sc.out52.data(), off);
+    for (int l = 0; l < LANES; ++l)
+      if ((take >> l) & 1) head_bucket[l] = -1;
   }
+  if (S % LANES != 0) {  // tiny windows (S < 8): convert every bucket, reduce on the scalar path
+    for (size_t j0 = 0; j0 < S; j0 += LANES) {
+      const uint64_t* src[LANES];
+      TeExtended* dst[LANES];
+      for (int l = 0; l < LANES; ++l) {
+        const size_t j = j0 + static_cast<size_t>(l);
+        src[l] = j < S ? sc.out52.data() + j * WORDS52 : nullptr;
+        dst[l] = j < S ? bucket + j : nullptr;
+      }
+      records_to_te(src, dst);
+    }
+    reduce_range(bucket, S, acc_out, run_out);
+    return;
+  }
+  // Running sums on eight lanes: lane l takes buckets [l q, (l + 1) q), q = S / 8, and returns
+  // acc_l = sum_j (j - l q + 1) B_j and run_l = sum_j B_j. Then
+  // A = sum_l acc_l + q * sum_l l * run_l (the second sum by suffix sums, q a power of two).
+  const size_t q = S / LANES;
+  Te8 run, sum;
+  for (int i = 0; i < 8; ++i) run.x.l[i] = run.y.l[i] = run.z.l[i] = run.t.l[i] = zero;
+  run.y.l[0] = run.z.l[0] = one;
+  sum = run;
+  for (size_t jj = q; jj-- > 0;) {
+    int64_t off[LANES];
+    for (int l = 0; l < LANES; ++l) off[l] = static_cast<int64_t>((static_cast<size_t>(l) * q + jj) * WORDS52 * 8);
+    const Te8 b = load_records(sc.out52.data(), off);
+    ifma::te_add(run, b);
+    ifma::te_add(sum, run);
+  }
+  alignas(64) uint64_t rec[2 * LANES][WORDS52];
+  int64_t off[LANES];
+  for (int l = 0; l < LANES; ++l) off[l] = static_cast<int64_t>(l) * WORDS52 * 8;
+  store_records(sum, 0xff, &rec[0][0], off);
+  store_records(run, 0xff, &rec[LANES][0], off);
+  TeExtended lane_sum[LANES], lane_run[LANES];
   const uint64_t* src[LANES];
-  TeExtended heads[LANES];
   TeExtended* dst[LANES];
-  for (int l = 0; l < LANES; ++l) {
-    src[l] = head_bucket[l] >= 0 ? head[l] : nullptr;
-    dst[l] = head_bucket[l] >= 0 ? heads + l : nullptr;
-  }
+  for (int l = 0; l < LANES; ++l) src[l] = rec[l], dst[l] = lane_sum + l;
   records_to_te(src, dst);
-  for (int l = 0; l < LANES; ++l)
-    if (head_bucket[l] >= 0) bucket[head_bucket[l]] = te_add(bucket[head_bucket[l]], heads[l]);
+  for (int l = 0; l < LANES; ++l) src[l] = rec[LANES + l], dst[l] = lane_run + l;
+  records_to_te(src, dst);
+  TeExtended a = lane_sum[0], s_all = lane_run[0], suffix = TeExtended::identity(), weighted = TeExtended::identity();
+  for (int l = LANES - 1; l >= 1; --l) {
+    suffix = te_add(suffix, lane_run[l]);
+    weighted = te_add(weighted, suffix);
+    a = te_add(a, lane_sum[l]);
+    s_all = te_add(s_all, lane_run[l]);
+  }
+  for (size_t k = q; k > 1; k /= 2) weighted = te_double(weighted);
+  acc_out = te_add(a, weighted);
+  run_out = s_all;
 }
 #endif
 
@@ -321,8 +400,9 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
       const uint32_t* e = entries.get() + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
+      TeExtended run, acc;
 #if ZKGPU_MSM_IFMA
-      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data());
+      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
 #endif
       if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       for (size_t k = 0; !use_ifma && k < m; ++k) {
@@ -343,13 +423,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
           bk = te_add_precomputed(bk, points[i].neg());
         }
       }
-      // A_r = sum_j (j+1) * B_j over the range and S_r = sum_j B_j: the running sum picks up B_j
-      // at j and is added j+1 times.
-      TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
-      for (size_t j = S; j-- > 0;) {
-        run = te_add(run, bucket[j]);
-        acc = te_add(acc, run);
-      }
+      if (!use_ifma) reduce_range(bucket.data(), S, acc, run);
       partial[g] = r == 0 ? acc : te_add(acc, te_mul_small(run, r * S));
     }
   }
