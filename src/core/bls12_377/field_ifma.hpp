@@ -79,15 +79,15 @@ constexpr BigInt<6> neg6(const BigInt<6>& a) {  // 2^384 - a
 struct Consts {
   static constexpr BigInt<6> P64 = FpConfig::modulus();
   static constexpr std::array<uint64_t, 8> P = to_limbs52(P64);
-  // 2p with borrowed limbs: every limb i < 7 is >= 2^52 - 1 (>= any normalised limb), the top one
-  // 2p_7 - 1, so x + TWO_P_PAD - y is non-negative in limbs 0..6 for normalised y; the top limb
-  // may wrap below zero on the way, harmlessly (only limbs 0..6 are shifted), and ends right
+  // 2p with borrowed limbs: every limb i < 7 is >= 2^58 (more than any limb of a lazy product,
+  // < 2^58), the top one 2p_7 - 2^6, so x + TWO_P_PAD - y is non-negative in limbs 0..6; the top
+  // limb may wrap below zero on the way, harmlessly (only limbs 0..6 are shifted), and ends right
   // when y < 2p makes the whole value non-negative.
   static constexpr std::array<uint64_t, 8> TWO_P_PAD = [] {
     std::array<uint64_t, 8> t = to_limbs52(add6(P64, P64));
-    t[0] += uint64_t{1} << 52;
-    for (int i = 1; i < 7; ++i) t[i] += (uint64_t{1} << 52) - 1;
-    t[7] -= 1;
+    t[0] += uint64_t{1} << 58;
+    for (int i = 1; i < 7; ++i) t[i] += (uint64_t{1} << 58) - (uint64_t{1} << 6);
+    t[7] -= uint64_t{1} << 6;
     return t;
   }();
   static constexpr uint64_t PINV = FpConfig::INV64 & MASK52;  // -p^-1 mod 2^52
@@ -136,7 +136,7 @@ ZKGPU_IFMA_INLINE void normalize(Fp8& a) {
   }
 }
 
-// a + b, normalised (no reduction: the bounds in the header comment allow it).
+// a + b, normalised (no reduction: the bounds in the header comment allow it); limbs < 2^62.
 ZKGPU_IFMA_INLINE Fp8 add(const Fp8& a, const Fp8& b) {
   Fp8 r;
 #pragma GCC unroll 8
@@ -144,7 +144,7 @@ ZKGPU_IFMA_INLINE Fp8 add(const Fp8& a, const Fp8& b) {
   normalize(r);
   return r;
 }
-// a - b + 2p, normalised, for a with limbs < 2^63 - 2^53 and normalised b < 2p.
+// a - b + 2p, normalised, for a with limbs < 2^62, b < 2p with limbs < 2^58 (lazy products).
 ZKGPU_IFMA_INLINE Fp8 sub(const Fp8& a, const Fp8& b) {
   Fp8 r;
 #pragma GCC unroll 8
@@ -156,8 +156,9 @@ ZKGPU_IFMA_INLINE Fp8 sub(const Fp8& a, const Fp8& b) {
 
 // Montgomery product a*b/2^416 mod p (not canonical: < a*b/2^416 + p) for normalised a, b. CIOS
 // with the eight accumulators in redundant form: each receives at most four 52-bit terms per row,
-// 8 rows, so < 2^57 before the final carry propagation.
-ZKGPU_IFMA_TARGET inline Fp8 mul(const Fp8& a, const Fp8& b) {
+// 8 rows, so < 2^57 plus the carries. mul_lazy leaves them so ("lazy": limbs < 2^58, fine as
+// an operand of add/sub, not of a product); mul propagates the carries.
+ZKGPU_IFMA_TARGET inline Fp8 mul_lazy(const Fp8& a, const Fp8& b) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i t[9];
 #pragma GCC unroll 9
@@ -185,6 +186,11 @@ ZKGPU_IFMA_TARGET inline Fp8 mul(const Fp8& a, const Fp8& b) {
   Fp8 r;
 #pragma GCC unroll 8
   for (int j = 0; j < 8; ++j) r.l[j] = t[j];
+  return r;
+}
+// The same, normalised (limbs < 2^52): what a multiplier operand must be.
+ZKGPU_IFMA_INLINE Fp8 mul(const Fp8& a, const Fp8& b) {
+  Fp8 r = mul_lazy(a, b);
   normalize(r);
   return r;
 }
@@ -210,8 +216,11 @@ ZKGPU_IFMA_INLINE Fp8 from_words(const __m512i w[6]) {
   return r;
 }
 
-// Fp8 (any value < 2^390 congruent to x*2^416) to the canonical 6x64-bit words of x*2^384.
-ZKGPU_IFMA_INLINE void to_words(const Fp8& a, __m512i w[6]) {
+// Fp8 (any value < 2^390 congruent to x*2^416, lazy limbs allowed) to the canonical 6x64-bit
+// words of x*2^384.
+ZKGPU_IFMA_INLINE void to_words(const Fp8& a_in, __m512i w[6]) {
+  Fp8 a = a_in;
+  normalize(a);
   Fp8 k;
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) k.l[i] = bc(Consts::K_OUT[i]);
@@ -239,7 +248,8 @@ ZKGPU_IFMA_INLINE void to_words(const Fp8& a, __m512i w[6]) {
   }
 }
 
-// Extended TE point (X : Y : Z : T) of eight buckets, and the mixed addition of field.hpp's
+// Extended TE point (X : Y : Z : T) of eight buckets (X, Y, Z lazy, T normalised), and the mixed
+// addition of field.hpp's
 // te_add_precomputed (madd-2008-hwcd-3, 7 products) on eight lanes. The stored point is given as
 // ymx, ypx, kt of each lane; `neg` marks lanes that add -Q: the caller swaps ymx and ypx for
 // those lanes, and F, G swap here (c = T1*(-kt) turns d - c into d + c and back).
@@ -248,9 +258,9 @@ struct Te8 {
 };
 
 ZKGPU_IFMA_INLINE void te_add_precomputed(Te8& p, const Fp8& ymx, const Fp8& ypx, const Fp8& kt, __mmask8 neg) {
-  const Fp8 a = mul(sub(p.y, p.x), ymx);
-  const Fp8 b = mul(add(p.y, p.x), ypx);
-  const Fp8 c = mul(p.t, kt);
+  const Fp8 a = mul_lazy(sub(p.y, p.x), ymx);
+  const Fp8 b = mul_lazy(add(p.y, p.x), ypx);
+  const Fp8 c = mul_lazy(p.t, kt);
   Fp8 d;
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) d.l[i] = _mm512_add_epi64(p.z.l[i], p.z.l[i]);
@@ -262,21 +272,23 @@ ZKGPU_IFMA_INLINE void te_add_precomputed(Te8& p, const Fp8& ymx, const Fp8& ypx
     f.l[i] = _mm512_mask_blend_epi64(neg, f0.l[i], g0.l[i]);
     g.l[i] = _mm512_mask_blend_epi64(neg, g0.l[i], f0.l[i]);
   }
-  p.x = mul(e, f);
-  p.y = mul(g, h);
-  p.z = mul(f, g);
-  p.t = mul(e, h);
+  p.x = mul_lazy(e, f);
+  p.y = mul_lazy(g, h);
+  p.z = mul_lazy(f, g);
+  p.t = mul(e, h);  // the next addition's operand
 }
 
 // add-2008-hwcd-3 (a = -1, unified; field.hpp's te_add) on eight lanes: 9 products, k = 2d
 // stored in the shifted input form.
-ZKGPU_IFMA_INLINE void te_add(Te8& p, const Te8& q) {
+ZKGPU_IFMA_INLINE void te_add(Te8& p, const Te8& q_in) {
   constexpr auto K = to_limbs52(BigInt<6>{{curve_consts::k().l[0], curve_consts::k().l[1], curve_consts::k().l[2],
                                            curve_consts::k().l[3], curve_consts::k().l[4], curve_consts::k().l[5]}},
                                 32);
   Fp8 k;
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) k.l[i] = bc(K[i]);
+  Te8 q = q_in;
+  normalize(p.z), normalize(p.t), normalize(q.z), normalize(q.t);  // lazy X, Y, Z; T normalised
   const Fp8 a = mul(sub(p.y, p.x), sub(q.y, q.x));
   const Fp8 b = mul(add(p.y, p.x), add(q.y, q.x));
   const Fp8 c = mul(mul(p.t, k), q.t);
