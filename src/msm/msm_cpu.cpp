@@ -392,7 +392,15 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     }
   }
 
-  std::vector<TeExtended> partial(groups);
+  // Largest tasks first: the last window's few ranges hold twice the entries of the others (at
+  // 2^20, c = 15, its 13-bit digits fill 8 of 16 ranges), and in window order they came last,
+  // leaving half the threads idle for the final two task lengths. Empty ranges are skipped.
+  std::vector<uint32_t> order(groups);
+  for (size_t g = 0; g < groups; ++g) order[g] = static_cast<uint32_t>(g);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return group_start[a + 1] - group_start[a] > group_start[b + 1] - group_start[b];
+  });
+  std::vector<TeExtended> partial(groups, TeExtended::identity());
 #pragma omp parallel
   {
     std::vector<TeExtended> bucket(S);
@@ -400,7 +408,9 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     IfmaScratch scratch;
 #endif
 #pragma omp for schedule(dynamic, 1)
-    for (size_t g = 0; g < groups; ++g) {
+    for (size_t k = 0; k < groups; ++k) {
+      const size_t g = order[k];
+      if (group_start[g + 1] == group_start[g]) continue;  // partial[g] stays the identity
       const size_t w = g / R, r = g % R;
       const int16_t* d = digits.get() + w * n;
       const uint32_t* e = entries.get() + group_start[g];
