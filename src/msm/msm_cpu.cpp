@@ -389,6 +389,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     group_start[groups] = run;
   }
   auto entries = std::make_unique_for_overwrite<uint32_t[]>(group_start[groups]);  // point indices (n <= 2^26)
+  advise_huge_pages(entries.get(), group_start[groups] * sizeof(uint32_t));  // fewer page faults
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
