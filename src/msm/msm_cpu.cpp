@@ -202,6 +202,9 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
   // the prefetches stalled; one Zen 4 thread at 2^18 went from 645 to 555 ms. The gathers then
   // hit L2. 2 and 6 steps ahead measured the same.
   constexpr size_t AHEAD = 4;
+  // Raw pointers: through `sc` the compiler reloads the vectors' data pointers after every store.
+  const uint32_t* const sorted = sc.sorted.data();
+  const uint16_t* const bk = sc.bk.data();
   for (size_t k = 0; k < steps; ++k) {
     alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
     size_t prev_bucket[LANES];
@@ -213,19 +216,19 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
         off_k[l] = identity_off + 96;
         continue;
       }
-      const uint32_t s = sc.sorted[pos];
+      const uint32_t s = sorted[pos];
       const int64_t o = static_cast<int64_t>((s & 0x7fffffffu) * sizeof(TePrecomputed));
       const bool is_neg = s >> 31;
       neg |= static_cast<__mmask8>(is_neg << l);
       off_a[l] = is_neg ? o + 48 : o;  // ymx of the added point (ypx of Q for -Q)
       off_b[l] = is_neg ? o : o + 48;
       off_k[l] = o + 96;
-      if (k > 0 && sc.bk[pos] != sc.bk[pos - 1]) {
+      if (k > 0 && bk[pos] != bk[pos - 1]) {
         change |= static_cast<__mmask8>(1u << l);
-        prev_bucket[l] = sc.bk[pos - 1];
+        prev_bucket[l] = bk[pos - 1];
       }
       if (pos + AHEAD < hi[l]) {
-        const char* q = base_ptr + (sc.sorted[pos + AHEAD] & 0x7fffffffu) * sizeof(TePrecomputed);
+        const char* q = base_ptr + (sorted[pos + AHEAD] & 0x7fffffffu) * sizeof(TePrecomputed);
         __builtin_prefetch(q, 0, 2);
         __builtin_prefetch(q + 64, 0, 2);
         __builtin_prefetch(q + 128, 0, 2);
