@@ -154,6 +154,26 @@ ZKGPU_IFMA_INLINE Fp8 sub(const Fp8& a, const Fp8& b) {
   return r;
 }
 
+// t[j] += lo(a_j * bi), t[j + 1] += hi(a_j * bi) for j < 8: one row of a * b.
+ZKGPU_IFMA_INLINE void mac_row(__m512i* t, const Fp8& a, __m512i bi) {
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
+    t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
+  }
+}
+// One reduction row: m = t[0] * (-p^-1) mod 2^52, t += m * p (t[0] becomes 0 mod 2^52), and
+// t[0]'s carry into t[1].
+ZKGPU_IFMA_INLINE void reduce_row(__m512i* t) {
+  const __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], bc(Consts::PINV));
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
+    t[j] = _mm512_madd52lo_epu64(t[j], m, bc(Consts::P[j]));
+    t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bc(Consts::P[j]));
+  }
+  t[1] = _mm512_add_epi64(t[1], srl(t[0], 52));
+}
+
 // Montgomery product a*b/2^416 mod p (not canonical: < a*b/2^416 + p) for normalised a, b. CIOS
 // with the eight accumulators in redundant form: each receives at most four 52-bit terms per row,
 // 8 rows, so < 2^57 plus the carries. mul_lazy leaves them so ("lazy": limbs < 2^58, fine as
@@ -165,20 +185,9 @@ ZKGPU_IFMA_TARGET inline Fp8 mul_lazy(const Fp8& a, const Fp8& b) {
   for (int j = 0; j < 9; ++j) t[j] = zero;
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) {
-    const __m512i bi = b.l[i];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
-      t[j] = _mm512_madd52lo_epu64(t[j], a.l[j], bi);
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.l[j], bi);
-    }
-    const __m512i m = _mm512_madd52lo_epu64(zero, t[0], bc(Consts::PINV));
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
-      t[j] = _mm512_madd52lo_epu64(t[j], m, bc(Consts::P[j]));
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bc(Consts::P[j]));
-    }
-    // t[0] is now 0 mod 2^52: move its carry up and drop the word.
-    t[1] = _mm512_add_epi64(t[1], srl(t[0], 52));
+    mac_row(t, a, b.l[i]);
+    reduce_row(t);
+    // t[0] is now 0 mod 2^52 and its carry is in t[1]: drop the word.
 #pragma GCC unroll 8
     for (int j = 0; j < 8; ++j) t[j] = t[j + 1];
     t[8] = zero;
@@ -194,30 +203,13 @@ ZKGPU_IFMA_TARGET inline Fp8 mul_lazy(const Fp8& a, const Fp8& b) {
 // CIOS, for cores with more than one 512-bit IFMA port (CIOS measured ~4 % faster on one Zen 4
 // thread); the MSM picks one at run time (ZKGPU_BLS_IFMA_PS).
 ZKGPU_IFMA_TARGET inline Fp8 mul_lazy_ps(const Fp8& a, const Fp8& b) {
-  // Product first (128 IFMA with no dependency on the quotient digits), then the 8 reduction
-  // rows: c[i + j] += m_i * p_j, carry of c[i] into c[i + 1]. The result is c[8..15].
-  const __m512i zero = _mm512_setzero_si512();
   __m512i c[16];
 #pragma GCC unroll 16
-  for (int k = 0; k < 16; ++k) c[k] = zero;
+  for (int k = 0; k < 16; ++k) c[k] = _mm512_setzero_si512();
 #pragma GCC unroll 8
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < 8; ++i) mac_row(c + i, a, b.l[i]);
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
-      c[i + j] = _mm512_madd52lo_epu64(c[i + j], a.l[j], b.l[i]);
-      c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], a.l[j], b.l[i]);
-    }
-  }
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; ++i) {
-    const __m512i m = _mm512_madd52lo_epu64(zero, c[i], bc(Consts::PINV));
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; ++j) {
-      c[i + j] = _mm512_madd52lo_epu64(c[i + j], m, bc(Consts::P[j]));
-      c[i + j + 1] = _mm512_madd52hi_epu64(c[i + j + 1], m, bc(Consts::P[j]));
-    }
-    c[i + 1] = _mm512_add_epi64(c[i + 1], srl(c[i], 52));
-  }
+  for (int i = 0; i < 8; ++i) reduce_row(c + i);
   Fp8 r;
 #pragma GCC unroll 8
   for (int j = 0; j < 8; ++j) r.l[j] = c[8 + j];
