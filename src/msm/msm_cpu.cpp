@@ -47,6 +47,16 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
 
+// A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
+// j and is added j + 1 times.
+void reduce_range(const TeExtended* bucket, size_t S, TeExtended& acc, TeExtended& run) {
+  run = TeExtended::identity(), acc = TeExtended::identity();
+  for (size_t j = S; j-- > 0;) {
+    run = te_add(run, bucket[j]);
+    acc = te_add(acc, run);
+  }
+}
+
 #if ZKGPU_MSM_IFMA
 // The AVX-512 IFMA accumulation of one task (field_ifma.hpp): eight bucket additions per step.
 // The task's entries are sorted by bucket (local counting sort) and cut into eight equal slices,
@@ -107,16 +117,6 @@ ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* bas
   const __m512i idx = _mm512_loadu_si512(off);
   const Fp8* c[4] = {&r.x, &r.y, &r.z, &r.t};
   for (int q = 0; q < WORDS52; ++q) _mm512_mask_i64scatter_epi64(base + q, lanes, idx, c[q / 8]->l[q % 8], 1);
-}
-
-// A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
-// j and is added j + 1 times.
-void reduce_range(const TeExtended* bucket, size_t S, TeExtended& acc, TeExtended& run) {
-  run = TeExtended::identity(), acc = TeExtended::identity();
-  for (size_t j = S; j-- > 0;) {
-    run = te_add(run, bucket[j]);
-    acc = te_add(acc, run);
-  }
 }
 
 // One task on the IFMA path: acc_out = A_r and run_out = S_r of the range (see reduce_range) for
