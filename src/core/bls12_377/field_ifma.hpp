@@ -9,7 +9,10 @@
 // Values are kept reduced only as far as the bounds below need, never canonical until the way out:
 //  - a Montgomery product of x, y (normalised limbs, x*y < 2^790) is < x*y/R' + p < 2p;
 //  - the TE mixed addition only adds/subtracts such products with at most 2p added, so every
-//    multiplier input stays < 6p < 2^380.
+//    multiplier input stays < 6p < 2^380;
+//  - vpmadd52 reads only the low 52 bits of each limb, so every multiplier operand is normalised
+//    (limbs < 2^52); a product that only feeds add/sub is left "lazy" (mul_lazy: carries not
+//    propagated, limbs < 2^58), and add/sub normalise their result.
 // Conversions from and to the 6x64-bit Montgomery form of field.hpp (R = 2^384) need no product
 // on the way in: v = x*2^384 mod p, shifted left by 32 bits, is x*2^416 (mod p) and < 2^409,
 // which the multiply accepts (2^409 * 6p / 2^416 < p). On the way out one product by 2^384 mod p
