@@ -73,12 +73,6 @@ struct IfmaScratch {
 };
 
 constexpr int LANES = 8;
-// ZKGPU_BLS_IFMA_PS=1: Auto uses the product-scanning multiply in the bucket additions (an A/B
-// switch while the faster order on the Xeon is not known; the default is the CIOS order).
-const bool IFMA_PS_DEFAULT = [] {
-  const char* v = std::getenv("ZKGPU_BLS_IFMA_PS");
-  return v != nullptr && *v == '1';
-}();
 constexpr int WORDS52 = 32;  // one Te8 lane: 4 coordinates x 8 limbs
 
 using ifma::Fp8;
@@ -120,9 +114,7 @@ ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* bas
 }
 
 // One task on the IFMA path: acc_out = A_r and run_out = S_r of the range (see reduce_range) for
-// the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries. PS: the bucket
-// additions use the product-scanning multiply (field_ifma.hpp).
-template <bool PS>
+// the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries.
 ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
                                        size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket,
                                        TeExtended& acc_out, TeExtended& run_out) {
@@ -242,7 +234,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
       wb[j] = ifma::gather(vb, base_ptr + 8 * j);
       wk[j] = ifma::gather(vk, base_ptr + 8 * j);
     }
-    ifma::te_add_precomputed<PS>(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
   }
   {
     size_t last[LANES];
@@ -340,11 +332,7 @@ bool ifma_available() {
 
 TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c, Accumulation acc_path) {
   if (n == 0) return TeExtended::identity();
-  const bool use_ifma = acc_path == Accumulation::Ifma || acc_path == Accumulation::IfmaPs ||
-                        (acc_path == Accumulation::Auto && ifma_available());
-#if ZKGPU_MSM_IFMA
-  const bool ps = acc_path == Accumulation::IfmaPs || (acc_path == Accumulation::Auto && IFMA_PS_DEFAULT);
-#endif
+  const bool use_ifma = acc_path == Accumulation::Ifma || (acc_path == Accumulation::Auto && ifma_available());
   if (use_ifma && !ifma_available()) throw Error(ErrorCode::Unavailable, "this CPU (or build) has no AVX-512 IFMA");
   const size_t W = msm_window_count(c);
   const size_t buckets = size_t{1} << (c - 1);
@@ -434,12 +422,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
       TeExtended run, acc;
 #if ZKGPU_MSM_IFMA
-      if (use_ifma) {
-        if (ps)
-          accumulate_ifma<true>(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
-        else
-          accumulate_ifma<false>(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
-      }
+      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
 #endif
       if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       for (size_t k = 0; !use_ifma && k < m; ++k) {

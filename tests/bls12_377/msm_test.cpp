@@ -121,8 +121,6 @@ TEST(Bls12377Msm, IfmaAccumulationMatchesScalar) {
     MsmBases bases(pts, false);
     const TeExtended a = cpu::msm_te(bases.te_points().data(), s.data(), s.size(), c, cpu::Accumulation::Scalar);
     const TeExtended b = cpu::msm_te(bases.te_points().data(), s.data(), s.size(), c, cpu::Accumulation::Ifma);
-    const TeExtended b2 = cpu::msm_te(bases.te_points().data(), s.data(), s.size(), c, cpu::Accumulation::IfmaPs);
-    EXPECT_EQ(te_to_sw(b2), te_to_sw(b)) << "product-scanning multiply, c = " << c;
     return std::make_pair(te_to_sw(a), te_to_sw(b));
   };
   for (size_t n : {size_t{1}, size_t{3}, size_t{8}, size_t{9}, size_t{40}, size_t{1001}, size_t{4099}}) {

@@ -200,25 +200,6 @@ ZKGPU_IFMA_TARGET inline Fp8 mul_lazy(const Fp8& a, const Fp8& b) {
   for (int j = 0; j < 8; ++j) r.l[j] = t[j];
   return r;
 }
-// mul_lazy in product-scanning order, same result: the 16-column product first (128 IFMA that
-// do not wait for any quotient digit), then the 8 reduction rows (c[i + j] += m_i * p_j, carry of
-// c[i] into c[i + 1]); the result is c[8..15]. Shorter dependency chains than the interleaved
-// CIOS, for cores with more than one 512-bit IFMA port (CIOS measured ~4 % faster on one Zen 4
-// thread); the MSM picks one at run time (ZKGPU_BLS_IFMA_PS).
-ZKGPU_IFMA_TARGET inline Fp8 mul_lazy_ps(const Fp8& a, const Fp8& b) {
-  __m512i c[16];
-#pragma GCC unroll 16
-  for (int k = 0; k < 16; ++k) c[k] = _mm512_setzero_si512();
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; ++i) mac_row(c + i, a, b.l[i]);
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; ++i) reduce_row(c + i);
-  Fp8 r;
-#pragma GCC unroll 8
-  for (int j = 0; j < 8; ++j) r.l[j] = c[8 + j];
-  return r;
-}
-
 // The same, normalised (limbs < 2^52): what a multiplier operand must be.
 ZKGPU_IFMA_INLINE Fp8 mul(const Fp8& a, const Fp8& b) {
   Fp8 r = mul_lazy(a, b);
@@ -288,11 +269,7 @@ struct Te8 {
   Fp8 x, y, z, t;
 };
 
-template <bool PS = false>
 ZKGPU_IFMA_INLINE void te_add_precomputed(Te8& p, const Fp8& ymx, const Fp8& ypx, const Fp8& kt, __mmask8 neg) {
-  const auto mul_lazy = [](const Fp8& x, const Fp8& y) __attribute__((target("avx512f,avx512ifma"))) {
-    return PS ? mul_lazy_ps(x, y) : ifma::mul_lazy(x, y);
-  };
   const Fp8 a = mul_lazy(sub(p.y, p.x), ymx);
   const Fp8 b = mul_lazy(add(p.y, p.x), ypx);
   const Fp8 c = mul_lazy(p.t, kt);
@@ -376,10 +353,6 @@ ZKGPU_IFMA_INLINE Fp8 reduce(const Fp8& a) {
 #pragma GCC unroll 8
   for (int i = 0; i < 8; ++i) k.l[i] = bc(Consts::K_R416[i]);
   return mul(a, k);
-}
-// The same through mul_lazy_ps, normalised.
-ZKGPU_IFMA_TARGET inline void mul_ps_lanes(const Fp* a, const Fp* b, Fp* out) {
-  store_fp8(mul_lazy_ps(load_fp8(a), load_fp8(b)), out);
 }
 // out[k] = a[k] + b[k] and a[k] - b[k] through the IFMA representation (operands first brought
 // below 2p, as the MSM's are).
