@@ -23,10 +23,10 @@
 #include "ed25519_bench.hpp"
 #include "ed25519_plot.hpp"
 #include "zkgpu/ed25519.hpp"
+#include "timing.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ed25519/cuda/backend.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {

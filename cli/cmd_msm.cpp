@@ -20,10 +20,10 @@
 #include "msm/bench_support.hpp"
 #include "msm/msm_line.hpp"
 #include "zkgpu/msm.hpp"
+#include "timing.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
@@ -199,6 +199,11 @@ int bench_padd(const PaddOptions& o) {
   const unsigned threads = static_cast<unsigned>(omp_get_max_threads());
   rows.push_back({"zkgpu CPU, " + std::to_string(threads) + " threads", padd_cpu_throughput(bases, threads, cpu_adds) / 1e6,
                   cpu_lat, "measured (latency: one thread)"});
+  if (const double r1 = padd_cpu_throughput_ifma(bases, 1, cpu_adds); r1 > 0) {
+    rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, 1 thread", r1 / 1e6, cpu_lat, "measured (latency: scalar chain)"});
+    rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, " + std::to_string(threads) + " threads",
+                    padd_cpu_throughput_ifma(bases, threads, cpu_adds) / 1e6, cpu_lat, "measured (latency: scalar chain)"});
+  }
 #if ZKGPU_HAVE_CUDA
   if (cuda_usable()) {
     const size_t threads_gpu = o.quick ? 4096 : size_t{1} << 20, adds = o.quick ? 16 : 256;

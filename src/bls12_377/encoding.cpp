@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "zkgpu/bls12_377.hpp"
+#include "core/huge_pages.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::bls12_377 {
@@ -274,7 +275,12 @@ TeExtended sw_to_te(const G1Affine& p) {
 
 std::vector<TePrecomputed> precompute_te(std::span<const G1Affine> points) {
   const size_t n = points.size();
-  std::vector<TePrecomputed> out(n);
+  // The MSM reads these at random (144 bytes per point, 144 MiB at 2^20): huge pages spare a TLB
+  // miss per access. reserve() allocates without touching, so the advice applies to every page.
+  std::vector<TePrecomputed> out;
+  out.reserve(n);
+  advise_huge_pages(out.data(), n * sizeof(TePrecomputed));
+  out.resize(n);
   size_t bad = n;
 #pragma omp parallel reduction(min : bad)
   {

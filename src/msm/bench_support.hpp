@@ -16,6 +16,12 @@ std::vector<Scalar> random_scalars(size_t n, uint64_t seed);
 // accumulators and streams over the bases; returns additions per second. Latency: one dependent
 // chain on one thread; returns microseconds per addition. `check` gets the chain's end.
 double padd_cpu_throughput(const std::vector<TePrecomputed>& bases, unsigned threads, size_t adds_per_thread);
+// The same streamed additions eight at a time on AVX-512 IFMA (the CPU MSM's adder): each thread
+// keeps one 8-lane accumulator, lane l adding bases[(s + 8k + l) mod n] at step k, s = 7919 *
+// thread. Returns additions per second, or 0 without IFMA. `check` (8 entries) gets thread 0's
+// lane sums.
+double padd_cpu_throughput_ifma(const std::vector<TePrecomputed>& bases, unsigned threads, size_t adds_per_thread,
+                                TeExtended* check = nullptr);
 double padd_cpu_latency_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check);
 
 }  // namespace zkgpu::bls12_377

@@ -19,6 +19,14 @@
 #include <vector>
 
 #include "core/bls12_377/signed_digits.hpp"
+#include "core/huge_pages.hpp"
+#include "zkgpu/status.hpp"
+#if defined(__x86_64__)
+#include "core/bls12_377/field_ifma.hpp"
+#define ZKGPU_MSM_IFMA 1
+#else
+#define ZKGPU_MSM_IFMA 0
+#endif
 
 namespace zkgpu::bls12_377::cpu {
 
@@ -39,10 +47,293 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
 
+// A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
+// j and is added j + 1 times.
+void reduce_range(const TeExtended* bucket, size_t S, TeExtended& acc, TeExtended& run) {
+  run = TeExtended::identity(), acc = TeExtended::identity();
+  for (size_t j = S; j-- > 0;) {
+    run = te_add(run, bucket[j]);
+    acc = te_add(acc, run);
+  }
+}
+
+#if ZKGPU_MSM_IFMA
+// The AVX-512 IFMA accumulation of one task (field_ifma.hpp): eight bucket additions per step.
+// The task's entries are sorted by bucket (local counting sort) and cut into eight equal slices,
+// one per lane, so every lane does the same number of additions whatever the bucket sizes. A lane
+// accumulates its current bucket in registers and, when its slice moves on to the next bucket,
+// writes the sum out and restarts from the identity. Two lanes never write the same bucket: a
+// lane's first bucket (which may continue the previous lane's last one) goes to a per-lane head
+// slot, added in at the end. Negative digits add -Q: the lane loads ymx and ypx swapped and the
+// adder swaps F and G (field_ifma.hpp).
+struct IfmaScratch {
+  std::vector<uint32_t> cnt, sorted;  // sorted: point index | (digit < 0) << 31
+  std::vector<uint16_t> bk;           // bucket of each sorted entry
+  std::vector<uint64_t> out52;        // S buckets of 32 words (X, Y, Z, T limb-major), IFMA form
+};
+
+constexpr int LANES = 8;
+constexpr int WORDS52 = 32;  // one Te8 lane: 4 coordinates x 8 limbs
+
+using ifma::Fp8;
+using ifma::Te8;
+
+// 8 records of 32 words (X, Y, Z, T limbs of one bucket, IFMA form) to TeExtended; null dst
+// pointers are skipped.
+ZKGPU_IFMA_TARGET void records_to_te(const uint64_t* const src[LANES], TeExtended* const dst[LANES]) {
+  alignas(64) uint64_t t[WORDS52][LANES];
+  for (int l = 0; l < LANES; ++l)
+    for (int q = 0; q < WORDS52; ++q) t[q][l] = src[l] ? src[l][q] : 0;
+  for (int coord = 0; coord < 4; ++coord) {
+    Fp8 a;
+    for (int i = 0; i < 8; ++i) a.l[i] = _mm512_load_si512(t[coord * 8 + i]);
+    __m512i w[6];
+    ifma::to_words(a, w);
+    alignas(64) uint64_t buf[6][LANES];
+    for (int j = 0; j < 6; ++j) _mm512_store_si512(buf[j], w[j]);
+    for (int l = 0; l < LANES; ++l) {
+      if (!dst[l]) continue;
+      Fp* f = coord == 0 ? &dst[l]->x : coord == 1 ? &dst[l]->y : coord == 2 ? &dst[l]->z : &dst[l]->t;
+      for (int j = 0; j < 6; ++j) f->l[j] = buf[j][l];
+    }
+  }
+}
+
+// Eight 32-word records at byte offsets off[l] from base to Te8, and back for the lanes in `lanes`.
+ZKGPU_IFMA_INLINE Te8 load_records(const uint64_t* base, const int64_t off[LANES]) {
+  const __m512i idx = _mm512_loadu_si512(off);
+  Te8 r;
+  Fp8* c[4] = {&r.x, &r.y, &r.z, &r.t};
+  for (int q = 0; q < WORDS52; ++q) c[q / 8]->l[q % 8] = ifma::gather(idx, base + q);
+  return r;
+}
+ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* base, const int64_t off[LANES]) {
+  const __m512i idx = _mm512_loadu_si512(off);
+  const Fp8* c[4] = {&r.x, &r.y, &r.z, &r.t};
+  for (int q = 0; q < WORDS52; ++q) _mm512_mask_i64scatter_epi64(base + q, lanes, idx, c[q / 8]->l[q % 8], 1);
+}
+
+// One task on the IFMA path: acc_out = A_r and run_out = S_r of the range (see reduce_range) for
+// the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries.
+ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
+                                       size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket,
+                                       TeExtended& acc_out, TeExtended& run_out) {
+  // Counting sort of the task's entries by bucket.
+  sc.cnt.assign(S + 1, 0);
+  sc.sorted.resize(m);
+  sc.bk.resize(m);
+  for (size_t k = 0; k < m; ++k) {
+    const int32_t v = d[e[k]];
+    ++sc.cnt[static_cast<size_t>(v < 0 ? -v : v) - base + 1];
+  }
+  for (size_t j = 0; j < S; ++j) sc.cnt[j + 1] += sc.cnt[j];
+  for (size_t k = 0; k < m; ++k) {
+    const uint32_t i = e[k];
+    const int32_t v = d[i];
+    const size_t j = static_cast<size_t>(v < 0 ? -v : v) - base;
+    const uint32_t pos = sc.cnt[j]++;
+    sc.sorted[pos] = i | (v < 0 ? 0x80000000u : 0u);
+    sc.bk[pos] = static_cast<uint16_t>(j);
+  }
+  // Every bucket starts as the identity (0 : 1 : 1 : 0).
+  sc.out52.assign(S * WORDS52, 0);
+  for (size_t j = 0; j < S; ++j) sc.out52[j * WORDS52 + 8] = sc.out52[j * WORDS52 + 16] = 1;
+
+  size_t lo[LANES], hi[LANES], steps = 0;
+  for (int l = 0; l < LANES; ++l) {
+    lo[l] = m * static_cast<size_t>(l) / LANES;
+    hi[l] = m * static_cast<size_t>(l + 1) / LANES;
+    steps = std::max(steps, hi[l] - lo[l]);
+  }
+  alignas(64) uint64_t head[LANES][WORDS52];
+  int head_bucket[LANES];
+  bool first_done[LANES];
+  for (int l = 0; l < LANES; ++l) head_bucket[l] = -1, first_done[l] = false;
+
+  const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+  Te8 acc;
+  for (int i = 0; i < 8; ++i) acc.x.l[i] = acc.y.l[i] = acc.z.l[i] = acc.t.l[i] = zero;
+  acc.y.l[0] = acc.z.l[0] = one;
+
+  // Writes the listed lanes' sums out (bucket[l] of each) and resets them to the identity.
+  auto flush = [&](__mmask8 lanes, const size_t* lane_bucket) __attribute__((target("avx512f,avx512ifma"))) {
+    alignas(64) uint64_t t[WORDS52][LANES];
+    for (int i = 0; i < 8; ++i) {
+      _mm512_store_si512(t[i], acc.x.l[i]);
+      _mm512_store_si512(t[8 + i], acc.y.l[i]);
+      _mm512_store_si512(t[16 + i], acc.z.l[i]);
+      _mm512_store_si512(t[24 + i], acc.t.l[i]);
+    }
+    for (int l = 0; l < LANES; ++l) {
+      if (!((lanes >> l) & 1)) continue;
+      uint64_t* dst;
+      if (first_done[l]) {
+        dst = sc.out52.data() + lane_bucket[l] * WORDS52;
+      } else {
+        dst = head[l];
+        head_bucket[l] = static_cast<int>(lane_bucket[l]);
+        first_done[l] = true;
+      }
+      for (int q = 0; q < WORDS52; ++q) dst[q] = t[q][l];
+    }
+    for (int i = 0; i < 8; ++i) {
+      acc.x.l[i] = _mm512_mask_mov_epi64(acc.x.l[i], lanes, zero);
+      acc.t.l[i] = _mm512_mask_mov_epi64(acc.t.l[i], lanes, zero);
+      acc.y.l[i] = _mm512_mask_mov_epi64(acc.y.l[i], lanes, i == 0 ? one : zero);
+      acc.z.l[i] = _mm512_mask_mov_epi64(acc.z.l[i], lanes, i == 0 ? one : zero);
+    }
+  };
+
+  // Lanes past the end of their slice add the identity (1, 1, 0) (byte offsets from `points`).
+  static const TePrecomputed IDENTITY = TePrecomputed::identity();
+  const char* base_ptr = reinterpret_cast<const char*>(points);
+  const int64_t identity_off =
+      static_cast<int64_t>(reinterpret_cast<uintptr_t>(&IDENTITY) - reinterpret_cast<uintptr_t>(base_ptr));
+  // The point AHEAD steps ahead (8 x 3 cache lines per step) is prefetched into L2 only
+  // (prefetcht1): into L1 (prefetcht0) the 24 lines per step held the core's L1 miss buffers and
+  // the prefetches stalled; one Zen 4 thread at 2^18 went from 645 to 555 ms. The gathers then
+  // hit L2. 2 and 6 steps ahead measured the same.
+  constexpr size_t AHEAD = 4;
+  // Raw pointers: through `sc` the compiler reloads the vectors' data pointers after every store.
+  const uint32_t* const sorted = sc.sorted.data();
+  const uint16_t* const bk = sc.bk.data();
+  for (size_t k = 0; k < steps; ++k) {
+    alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
+    size_t prev_bucket[LANES];
+    __mmask8 neg = 0, change = 0;
+    for (int l = 0; l < LANES; ++l) {
+      const size_t pos = lo[l] + k;
+      if (pos >= hi[l]) {
+        off_a[l] = off_b[l] = identity_off;
+        off_k[l] = identity_off + 96;
+        continue;
+      }
+      const uint32_t s = sorted[pos];
+      const int64_t o = static_cast<int64_t>((s & 0x7fffffffu) * sizeof(TePrecomputed));
+      const bool is_neg = s >> 31;
+      neg |= static_cast<__mmask8>(is_neg << l);
+      off_a[l] = is_neg ? o + 48 : o;  // ymx of the added point (ypx of Q for -Q)
+      off_b[l] = is_neg ? o : o + 48;
+      off_k[l] = o + 96;
+      if (k > 0 && bk[pos] != bk[pos - 1]) {
+        change |= static_cast<__mmask8>(1u << l);
+        prev_bucket[l] = bk[pos - 1];
+      }
+      if (pos + AHEAD < hi[l]) {
+        const char* q = base_ptr + (sorted[pos + AHEAD] & 0x7fffffffu) * sizeof(TePrecomputed);
+        __builtin_prefetch(q, 0, 2);
+        __builtin_prefetch(q + 64, 0, 2);
+        __builtin_prefetch(q + 128, 0, 2);
+      }
+    }
+    if (change) flush(change, prev_bucket);
+    const __m512i va = _mm512_load_si512(off_a), vb = _mm512_load_si512(off_b), vk = _mm512_load_si512(off_k);
+    __m512i wa[6], wb[6], wk[6];
+    for (int j = 0; j < 6; ++j) {
+      wa[j] = ifma::gather(va, base_ptr + 8 * j);
+      wb[j] = ifma::gather(vb, base_ptr + 8 * j);
+      wk[j] = ifma::gather(vk, base_ptr + 8 * j);
+    }
+    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+  }
+  {
+    size_t last[LANES];
+    __mmask8 live = 0;
+    for (int l = 0; l < LANES; ++l)
+      if (hi[l] > lo[l]) live |= static_cast<__mmask8>(1u << l), last[l] = sc.bk[hi[l] - 1];
+    if (live) flush(live, last);
+  }
+  // Heads into their buckets (IFMA form). Lanes with the same head bucket (a bucket longer than
+  // a slice) are merged over several rounds so that no round writes a bucket twice.
+  int64_t head_off[LANES];
+  for (int l = 0; l < LANES; ++l) head_off[l] = static_cast<int64_t>(l) * WORDS52 * 8;
+  for (;;) {
+    __mmask8 take = 0;
+    int64_t off[LANES];
+    for (int l = 0; l < LANES; ++l) {
+      off[l] = 0;
+      if (head_bucket[l] < 0) continue;
+      bool dup = false;
+      for (int l2 = 0; l2 < l; ++l2) dup |= ((take >> l2) & 1) && head_bucket[l2] == head_bucket[l];
+      if (dup) continue;
+      take |= static_cast<__mmask8>(1u << l);
+      off[l] = static_cast<int64_t>(static_cast<size_t>(head_bucket[l]) * WORDS52 * 8);
+    }
+    if (!take) break;
+    Te8 b = load_records(sc.out52.data(), off), h = load_records(&head[0][0], head_off);
+    ifma::te_add(b, h);
+    store_records(b, take, sc.out52.data(), off);
+    for (int l = 0; l < LANES; ++l)
+      if ((take >> l) & 1) head_bucket[l] = -1;
+  }
+  if (S % LANES != 0) {  // tiny windows (S < 8): convert every bucket, reduce on the scalar path
+    for (size_t j0 = 0; j0 < S; j0 += LANES) {
+      const uint64_t* src[LANES];
+      TeExtended* dst[LANES];
+      for (int l = 0; l < LANES; ++l) {
+        const size_t j = j0 + static_cast<size_t>(l);
+        src[l] = j < S ? sc.out52.data() + j * WORDS52 : nullptr;
+        dst[l] = j < S ? bucket + j : nullptr;
+      }
+      records_to_te(src, dst);
+    }
+    reduce_range(bucket, S, acc_out, run_out);
+    return;
+  }
+  // Running sums on eight lanes: lane l takes buckets [l q, (l + 1) q), q = S / 8, and returns
+  // acc_l = sum_j (j - l q + 1) B_j and run_l = sum_j B_j. Then
+  // A = sum_l acc_l + q * sum_l l * run_l (the second sum by suffix sums, q a power of two).
+  const size_t q = S / LANES;
+  Te8 run, sum;
+  for (int i = 0; i < 8; ++i) run.x.l[i] = run.y.l[i] = run.z.l[i] = run.t.l[i] = zero;
+  run.y.l[0] = run.z.l[0] = one;
+  sum = run;
+  for (size_t jj = q; jj-- > 0;) {
+    int64_t off[LANES];
+    for (int l = 0; l < LANES; ++l) off[l] = static_cast<int64_t>((static_cast<size_t>(l) * q + jj) * WORDS52 * 8);
+    const Te8 b = load_records(sc.out52.data(), off);
+    ifma::te_add(run, b);
+    ifma::te_add(sum, run);
+  }
+  alignas(64) uint64_t rec[2 * LANES][WORDS52];
+  int64_t off[LANES];
+  for (int l = 0; l < LANES; ++l) off[l] = static_cast<int64_t>(l) * WORDS52 * 8;
+  store_records(sum, 0xff, &rec[0][0], off);
+  store_records(run, 0xff, &rec[LANES][0], off);
+  TeExtended lane_sum[LANES], lane_run[LANES];
+  const uint64_t* src[LANES];
+  TeExtended* dst[LANES];
+  for (int l = 0; l < LANES; ++l) src[l] = rec[l], dst[l] = lane_sum + l;
+  records_to_te(src, dst);
+  for (int l = 0; l < LANES; ++l) src[l] = rec[LANES + l], dst[l] = lane_run + l;
+  records_to_te(src, dst);
+  TeExtended a = lane_sum[0], s_all = lane_run[0], suffix = TeExtended::identity(), weighted = TeExtended::identity();
+  for (int l = LANES - 1; l >= 1; --l) {
+    suffix = te_add(suffix, lane_run[l]);
+    weighted = te_add(weighted, suffix);
+    a = te_add(a, lane_sum[l]);
+    s_all = te_add(s_all, lane_run[l]);
+  }
+  for (size_t k = q; k > 1; k /= 2) weighted = te_double(weighted);
+  acc_out = te_add(a, weighted);
+  run_out = s_all;
+}
+#endif
+
 }  // namespace
 
-TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c) {
+bool ifma_available() {
+#if ZKGPU_MSM_IFMA
+  return ifma::AVAILABLE;
+#else
+  return false;
+#endif
+}
+
+TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c, Accumulation acc_path) {
   if (n == 0) return TeExtended::identity();
+  const bool use_ifma = acc_path == Accumulation::Ifma || (acc_path == Accumulation::Auto && ifma_available());
+  if (use_ifma && !ifma_available()) throw Error(ErrorCode::Unavailable, "this CPU (or build) has no AVX-512 IFMA");
   const size_t W = msm_window_count(c);
   const size_t buckets = size_t{1} << (c - 1);
   // Smaller ranges when there would be fewer than ~4 tasks per thread (small n, many threads).
@@ -57,6 +348,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   // Digits and entries are written in full by the parallel loops below: left uninitialised here
   // (100 MiB at 2^20), so their pages are first touched by those threads, not zeroed serially.
   auto digits = std::make_unique_for_overwrite<int16_t[]>(W * n);
+  advise_huge_pages(digits.get(), W * n * sizeof(int16_t));  // read at random by the tasks
   std::vector<uint32_t> count(blocks * groups, 0);  // count[b * groups + g], then its offset
 
 #pragma omp parallel for schedule(static)
@@ -88,6 +380,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     group_start[groups] = run;
   }
   auto entries = std::make_unique_for_overwrite<uint32_t[]>(group_start[groups]);  // point indices (n <= 2^26)
+  advise_huge_pages(entries.get(), group_start[groups] * sizeof(uint32_t));  // fewer page faults
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
@@ -103,19 +396,36 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     }
   }
 
-  std::vector<TeExtended> partial(groups);
+  // Largest tasks first: the last window's few ranges hold twice the entries of the others (at
+  // 2^20, c = 15, its 13-bit digits fill 8 of 16 ranges), and in window order they came last,
+  // leaving half the threads idle for the final two task lengths. Empty ranges are skipped.
+  std::vector<uint32_t> order(groups);
+  for (size_t g = 0; g < groups; ++g) order[g] = static_cast<uint32_t>(g);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return group_start[a + 1] - group_start[a] > group_start[b + 1] - group_start[b];
+  });
+  std::vector<TeExtended> partial(groups, TeExtended::identity());
 #pragma omp parallel
   {
     std::vector<TeExtended> bucket(S);
+#if ZKGPU_MSM_IFMA
+    IfmaScratch scratch;
+#endif
 #pragma omp for schedule(dynamic, 1)
-    for (size_t g = 0; g < groups; ++g) {
+    for (size_t k = 0; k < groups; ++k) {
+      const size_t g = order[k];
+      if (group_start[g + 1] == group_start[g]) continue;  // partial[g] stays the identity
       const size_t w = g / R, r = g % R;
-      std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       const int16_t* d = digits.get() + w * n;
       const uint32_t* e = entries.get() + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
-      for (size_t k = 0; k < m; ++k) {
+      TeExtended run, acc;
+#if ZKGPU_MSM_IFMA
+      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
+#endif
+      if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
+      for (size_t k = 0; !use_ifma && k < m; ++k) {
         // The point four entries ahead: its 144 bytes are 3 cache lines, the addition ~7 products.
         if (k + 4 < m) {
           const char* q = reinterpret_cast<const char*>(points + e[k + 4]);
@@ -133,13 +443,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
           bk = te_add_precomputed(bk, points[i].neg());
         }
       }
-      // A_r = sum_j (j+1) * B_j over the range and S_r = sum_j B_j: the running sum picks up B_j
-      // at j and is added j+1 times.
-      TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
-      for (size_t j = S; j-- > 0;) {
-        run = te_add(run, bucket[j]);
-        acc = te_add(acc, run);
-      }
+      if (!use_ifma) reduce_range(bucket.data(), S, acc, run);
       partial[g] = r == 0 ? acc : te_add(acc, te_mul_small(run, r * S));
     }
   }

@@ -6,7 +6,14 @@
 
 namespace zkgpu::bls12_377::cpu {
 
+// How the bucket additions run: Auto takes the AVX-512 IFMA path (8 additions per step) when the
+// CPU has it and ZKGPU_BLS_NO_IFMA is unset, else the scalar MULX/ADX path; Scalar and Ifma force
+// one (Ifma throws Unavailable without the instructions). All give the same point.
+enum class Accumulation { Auto, Scalar, Ifma };
+bool ifma_available();
+
 // c in 2..15 (digits fit int16). Returns the sum in extended TE coordinates.
-TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c);
+TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c,
+                  Accumulation path = Accumulation::Auto);
 
 }  // namespace zkgpu::bls12_377::cpu

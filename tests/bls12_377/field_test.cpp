@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include "bls12_377/bls_test_support.hpp"
+#if defined(__x86_64__)
+#include "core/bls12_377/field_ifma.hpp"
+#endif
 
 namespace zkgpu::test {
 namespace {
@@ -140,6 +143,42 @@ TEST(Bls12377Field, X86ArithmeticMatchesPortable) {
 #endif
   }
   if (!adx) GTEST_SKIP() << "no BMI2/ADX on this CPU, ZKGPU_BLS_NO_ADX set or an unoptimised build: only add/sub were checked";
+}
+#endif
+
+#if defined(__x86_64__)
+// The 8-lane AVX-512 IFMA arithmetic (52-bit limbs, R = 2^416, lazy reduction) of the MSM's bucket
+// additions against the scalar field code: every pair of edge values (0, 1, 2, R, p - 1, ...) and
+// random ones, products, sums, differences and a long chain kept in the IFMA form.
+TEST(Bls12377Field, IfmaLanesMatchScalar) {
+  if (!ifma::AVAILABLE) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  Rng rng(8);
+  std::vector<Fp> va, vb;
+  const std::vector<Fp> edge = fp_edge_values(rng);
+  for (const Fp& a : edge)
+    for (const Fp& b : edge) va.push_back(a), vb.push_back(b);
+  for (int i = 0; i < 4000; ++i) va.push_back(random_fp(rng)), vb.push_back(random_fp(rng));
+  while (va.size() % 8) va.push_back(-Fp::one()), vb.push_back(-Fp::one());
+  for (size_t i = 0; i < va.size(); i += 8) {
+    Fp prod[8], sum[8], diff[8];
+    ifma::mul_lanes(&va[i], &vb[i], prod);
+    ifma::add_sub_lanes(&va[i], &vb[i], sum, diff);
+    for (size_t k = 0; k < 8; ++k) {
+      ASSERT_EQ(prod[k], va[i + k] * vb[i + k]) << i + k;
+      ASSERT_EQ(sum[k], va[i + k] + vb[i + k]) << i + k;
+      ASSERT_EQ(diff[k], va[i + k] - vb[i + k]) << i + k;
+    }
+  }
+  for (size_t i = 0; i + 8 <= 64; i += 8) {
+    Fp got[8];
+    ifma::chain_lanes(&va[va.size() - 8 - i], &vb[i], 500, got);
+    for (size_t k = 0; k < 8; ++k) {
+      Fp x = va[va.size() - 8 - i + k];
+      const Fp y = vb[i + k];
+      for (int r = 0; r < 500; ++r) x = (x - x * y) * y + x;
+      ASSERT_EQ(got[k], x) << i + k;
+    }
+  }
 }
 #endif
 

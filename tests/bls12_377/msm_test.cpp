@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "bls12_377/bls_test_support.hpp"
+#include "msm/bench_support.hpp"
+#include "msm/msm_cpu.hpp"
 #include "zkgpu/msm.hpp"
 
 namespace zkgpu::test {
@@ -106,6 +108,64 @@ TEST(Bls12377Msm, BasesAreCheckedAndReusable) {
   std::vector<Scalar> big = {r_minus(0), scalar_u64(1)};  // r is not canonical
   EXPECT_THROW(msm(bases, big, cpu_opts()), Error);
   EXPECT_THROW(msm(bases, s, cpu_opts(16)), Error);
+}
+
+// The AVX-512 IFMA bucket accumulation (eight lanes over bucket-sorted slices) against the scalar
+// one on the same bases: sizes that are not multiples of 8, fewer entries than lanes, edge cases
+// (zero scalars, r - 1, repeated points, P and -P, the identity), every window size, all points
+// equal and all scalars equal (one bucket per window: every lane in the same bucket).
+TEST(Bls12377Msm, IfmaAccumulationMatchesScalar) {
+  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  Rng rng(35);
+  auto both = [](const std::vector<G1Affine>& pts, const std::vector<Scalar>& s, unsigned c) {
+    MsmBases bases(pts, false);
+    const TeExtended a = cpu::msm_te(bases.te_points().data(), s.data(), s.size(), c, cpu::Accumulation::Scalar);
+    const TeExtended b = cpu::msm_te(bases.te_points().data(), s.data(), s.size(), c, cpu::Accumulation::Ifma);
+    return std::make_pair(te_to_sw(a), te_to_sw(b));
+  };
+  for (size_t n : {size_t{1}, size_t{3}, size_t{8}, size_t{9}, size_t{40}, size_t{1001}, size_t{4099}}) {
+    Case c = edge_case_input(n, rng);
+    const G1Affine expect = n <= 1001 ? msm_naive(c.points, c.scalars) : G1Affine{};
+    for (unsigned w : {2u, 5u, 8u, 11u, 15u}) {
+      auto [a, b] = both(c.points, c.scalars, w);
+      ASSERT_EQ(a, b) << "n = " << n << ", c = " << w;
+      if (n <= 1001) {
+        ASSERT_EQ(b, expect) << "n = " << n << ", c = " << w;
+      }
+    }
+  }
+  const size_t n = 777;
+  std::vector<G1Affine> same(n, mul_g(random_scalar(rng))), pts(n);
+  std::vector<Scalar> s(n), one_bucket(n, r_minus(1)), zeros(n);
+  for (size_t i = 0; i < n; ++i) s[i] = random_scalar(rng), pts[i] = mul_g(random_scalar(rng));
+  for (size_t i = 0; i < n; i += 2) pts[i + 1 < n ? i + 1 : i] = pts[i].neg();  // P and -P pairs
+  for (unsigned w : {4u, 13u}) {
+    auto [a1, b1] = both(same, s, w);
+    EXPECT_EQ(a1, b1);
+    auto [a2, b2] = both(pts, one_bucket, w);
+    EXPECT_EQ(a2, b2);
+    EXPECT_EQ(b2, msm_naive(pts, one_bucket));
+    auto [a3, b3] = both(pts, zeros, w);
+    EXPECT_EQ(a3, b3);
+    EXPECT_EQ(b3, G1Affine::identity());
+  }
+}
+
+// The IFMA row of `zkgpu padd bench` adds what it claims: lane l of thread 0 sums
+// bases[(8k + l) mod n] for k < steps (n = 13: the index wraps inside a step).
+TEST(Bls12377Msm, IfmaPaddStreamMatchesScalar) {
+  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  Rng rng(36);
+  std::vector<G1Affine> pts(13);
+  for (auto& p : pts) p = mul_g(random_scalar(rng));
+  const std::vector<TePrecomputed> bases = precompute_te(pts);
+  TeExtended got[8];
+  EXPECT_GT(padd_cpu_throughput_ifma(bases, 1, 8 * 20, got), 0);
+  for (size_t l = 0; l < 8; ++l) {
+    TeExtended want = TeExtended::identity();
+    for (size_t k = 0; k < 20; ++k) want = te_add_precomputed(want, bases[(8 * k + l) % bases.size()]);
+    EXPECT_EQ(te_to_sw(got[l]), te_to_sw(want)) << l;
+  }
 }
 
 }  // namespace
