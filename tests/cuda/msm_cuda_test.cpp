@@ -38,6 +38,14 @@ struct PoisonGuard {
   }
 };
 
+#if ZKGPU_HAVE_CUDA
+// Small first slices for inputs from host memory, so test sizes run through several slices.
+struct SliceGuard {
+  explicit SliceGuard(size_t points) { bls12_377::cuda::set_msm_min_slice(points); }
+  ~SliceGuard() { bls12_377::cuda::set_msm_min_slice(0); }
+};
+#endif
+
 struct Input {
   std::vector<Scalar> dlogs, scalars;
   std::vector<G1Affine> points;
@@ -178,6 +186,40 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
     std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
     EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+  }
+}
+
+// Inputs from host memory run in slices (the upload of one overlaps the sort and bucket sums of
+// the ones before; later slices add into the buckets). Small first slices make several here, with
+// boundaries inside the staging chunks, on both input paths, the window table and per-window
+// buckets, and slices whose scalars are all zero (nothing to sum) or all equal (a window's digits
+// in one bucket).
+TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  SliceGuard small(1000);
+  Rng rng(49);
+  const size_t n = 50003;  // resident slices [0, 3125), [3125, 12500), [12500, n); from host five
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  std::vector<std::vector<Scalar>> sets = {in.scalars, in.scalars, in.scalars};
+  for (size_t i = 0; i < 3125; ++i) sets[1][i] = Scalar{};           // first slice all zero
+  for (size_t i = 20000; i < 26000; ++i) sets[1][i] = Scalar{};      // inside later slices
+  for (size_t i = 3125; i < 12500; ++i) sets[2][i] = r_minus(1);     // a whole slice in one bucket
+  for (size_t k = 0; k < sets.size(); ++k) {
+    G1Affine expect = msm(bases, sets[k], on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect) << "table, set " << k;
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect) << "per-window buckets, set " << k;
+    EXPECT_EQ(msm(in.points, sets[k], on(Backend::Cuda)), expect) << "from host, set " << k;
+  }
+  in.points[40000] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
+  try {
+    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 40000"), std::string::npos) << e.what();
   }
 }
 

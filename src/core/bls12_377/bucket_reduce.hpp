@@ -1,0 +1,35 @@
+// The window reduction of the GPU MSM (docs/msm.md, "Bucket reduction"): sum_j (j+1) B_j over the
+// 2^(c-1) buckets of a window, as the GPU schedules it. Shared by the kernels and the CPU test that
+// runs the same schedule against the plain running sum.
+//
+// Stage 1, one part per thread: buckets [p*len, (p+1)*len), len a power of two, as running sums
+// give T_p = sum_r B_r and U_p = sum_r (r+1) B_r; with j = p*len + r the window sum is
+// sum_p p*x_p + sum_p y_p for x_p = len*T_p, y_p = U_p.
+// Stage 2, folds: sum_p p*x_p + sum_p y_p over pairs (2q, 2q+1) is
+// sum_q q*(2(x_2q + x_2q+1)) + sum_q (y_2q + x_2q+1 + y_2q+1), the same form on half as many pairs,
+// two dependent operations per halving; with one pair left, y is the window sum.
+#pragma once
+#include "core/bls12_377/curve.hpp"
+
+namespace zkgpu::bls12_377 {
+
+ZKGPU_HD constexpr void reduce_part(const TeExtended* b, uint32_t len, TeExtended& x, TeExtended& y) {
+  TeExtended run = b[len - 1], acc = run;
+  for (uint32_t j = len - 1; j-- > 0;) {
+    run = te_add(run, b[j]);
+    acc = te_add(acc, run);
+  }
+  for (uint32_t m = len; m > 1; m /= 2) run = te_double(run);
+  x = run;
+  y = acc;
+}
+
+// (xa, ya) of part 2q becomes the pair of q; (xb, yb) is part 2q+1. The order keeps two points
+// live at a time (the GPU fold kernel ran at 255 registers with spills otherwise).
+ZKGPU_HD constexpr void fold_pair(TeExtended& xa, TeExtended& ya, const TeExtended& xb, const TeExtended& yb) {
+  const TeExtended t = te_add(ya, xb);
+  xa = te_double(te_add(xa, xb));
+  ya = te_add(t, yb);
+}
+
+}  // namespace zkgpu::bls12_377
