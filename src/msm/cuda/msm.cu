@@ -166,10 +166,18 @@ __device__ __forceinline__ void finish_bucket(TeExtended* buckets, uint32_t key,
     buckets[key] = sum;
 }
 
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
+// `ahead` (level 0; 0 = off): the base of entry i + ahead is prefetched into L2 while entry i is
+// added. Each iteration otherwise starts with two dependent loads (the entry's value, then its base,
+// a random 144-byte gather from up to 29 GB of window table) before its addition can issue. The
+// value for the prefetch is loaded one iteration early, so no load waits on another.
+// Three 128-thread blocks per SM (12 warps) need at most 168 registers; without the bound ptxas
+// chose 188 for one instance, which fits only two blocks.
 template <bool BASES, bool ACC>
-__global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
+__global__ void __launch_bounds__(SUM_BLOCK, 3) chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
                                   const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
+                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out, uint32_t ahead) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
@@ -179,6 +187,9 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
   uint32_t cur = keys[b];
   bool first_run = true;
   TeExtended acc = TeExtended::identity();
+  uint32_t v_ahead = 0;
+  if constexpr (BASES)
+    if (ahead && b + ahead < e) v_ahead = vals[b + ahead];
   for (uint32_t i = b; i < e; ++i) {
     const uint32_t k = keys[i];
     if (k != cur) {  // the run of `cur` ends inside this chunk
@@ -193,6 +204,12 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
       acc = TeExtended::identity();
     }
     if constexpr (BASES) {
+      if (ahead && i + ahead < e) {
+        const char* q = reinterpret_cast<const char*>(bases + (v_ahead & ~NEG_BIT));
+        prefetch_l2(q);
+        prefetch_l2(q + sizeof(TePrecomputed) - 1);  // 144 bytes span at most two 128-byte lines
+        if (i + ahead + 1 < e) v_ahead = vals[i + ahead + 1];
+      }
       const uint32_t v = vals[i];
       TePrecomputed p = bases[v & ~NEG_BIT];
       if (v & NEG_BIT) p = p.neg();
@@ -580,6 +597,13 @@ uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window) {
   return len;
 }
 
+// Prefetch distance of the level-0 bucket sums (chunk_sums_kernel's `ahead`); ZKGPU_MSM_PREFETCH=k
+// (measurements) sets it, 0 turns it off.
+uint32_t prefetch_distance() {
+  if (const char* e = std::getenv("ZKGPU_MSM_PREFETCH")) return static_cast<uint32_t>(std::clamp(std::atoi(e), 0, 16));
+  return 2;
+}
+
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded slice by
 // slice with the scalars and converted on the device into ws.points (see check_bases).
@@ -689,6 +713,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
   // readback[1] + readback[2] once the stream gets there.
   const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
+  const uint32_t ahead = prefetch_distance();
   auto queue_level = [&](int level, bool acc, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
                          const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
@@ -707,16 +732,16 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     TeExtended* bk = ws.buckets.data();
     if (level == 0 && acc)
       chunk_sums_kernel<true, true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos,
-                                                                    bk, out_keys, out_sums);
+                                                                    bk, out_keys, out_sums, ahead);
     else if (level == 0)
       chunk_sums_kernel<true, false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos,
-                                                                     bk, out_keys, out_sums);
+                                                                     bk, out_keys, out_sums, ahead);
     else if (acc)
       chunk_sums_kernel<false, true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks,
-                                                                     pos, bk, out_keys, out_sums);
+                                                                     pos, bk, out_keys, out_sums, ahead);
     else
       chunk_sums_kernel<false, false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S,
-                                                                      chunks, pos, bk, out_keys, out_sums);
+                                                                      chunks, pos, bk, out_keys, out_sums, ahead);
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
