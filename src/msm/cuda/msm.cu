@@ -336,8 +336,17 @@ unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOC
 
 // Entries per chunk for L sorted entries: MAX_CHUNK, or fewer (down to 4) when that many chunks
 // would leave the GPU without enough threads.
+// ZKGPU_MSM_MAX_CHUNK=S (measurements) raises the cap above MAX_CHUNK (up to 512); the buffers
+// sized by chunk_capacity still fit, as longer chunks only mean fewer of them.
+uint32_t max_chunk() {
+  static const uint32_t v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_MAX_CHUNK");
+    return e ? static_cast<uint32_t>(std::clamp(std::atoi(e), static_cast<int>(MAX_CHUNK), 512)) : MAX_CHUNK;
+  }();
+  return v;
+}
 uint32_t chunk_entries(size_t L) {
-  return static_cast<uint32_t>(std::clamp<size_t>((L + FILL_THREADS - 1) / FILL_THREADS, 4, MAX_CHUNK));
+  return static_cast<uint32_t>(std::clamp<size_t>((L + FILL_THREADS - 1) / FILL_THREADS, 4, max_chunk()));
 }
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
 // The most chunks any L <= entries gives (chunks_for is not monotonic: 4F entries make F chunks of
