@@ -20,9 +20,9 @@
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
+#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "cuda/api.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
