@@ -223,6 +223,34 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   }
 }
 
+// Window tables with c = 11 and 23 (as 2^23+ points pick) have one window fewer than the per-window
+// MSM: the table path negates scalars above (r - 1)/2. Forced on a small input, against the CPU,
+// with the edge scalars around (r - 1)/2 and r - 1 (the largest top windows).
+TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  struct TableGuard {
+    ~TableGuard() { bls12_377::cuda::set_msm_table_window(0); }
+  } restore;
+  Rng rng(50);
+  const size_t n = 3001;
+  Input in = random_input(n, rng);
+  Scalar half = r_minus(1);
+  for (int i = 0; i < 4; ++i) half.l[i] = (half.l[i] >> 1) | (i < 3 ? half.l[i + 1] << 63 : 0);  // (r - 1)/2
+  Scalar half_plus = half;
+  half_plus.l[0] += 1;
+  for (size_t i = 0; i < 40; ++i) in.scalars[i] = i % 4 == 0 ? half : i % 4 == 1 ? half_plus : i % 4 == 2 ? r_minus(1) : Scalar{};
+  for (unsigned c : {11u, 23u}) {
+    bls12_377::cuda::set_msm_table_window(c);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    ASSERT_EQ(bls12_377::cuda::window_table_bits(*bases.device()), c);
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
+    std::vector<Scalar> top(n, r_minus(1));
+    EXPECT_EQ(msm(bases, top, on(Backend::Cuda)), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
+  }
+}
+
 TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(45);

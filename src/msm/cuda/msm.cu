@@ -64,14 +64,18 @@ constexpr unsigned SUM_BLOCK = 128;
 // Points [first, first + count) of n, all inside the slice [slice_first, slice_first + slice_count)
 // whose entries keys/vals point at; a slice's entries are window-major (index w * slice_count + i -
 // slice_first). Per-window buckets (shared = false): key = (w, |d| - 1), value = base index i. One
-// shared bucket set over the window table (shared = true): key = |d| - 1, value = table index
-// w*n + i. Zero digits get the sentinel key, which sorts last.
+// shared bucket set over the window table (shared = true, canonical scalars, which the API
+// checks): key = |d| - 1, value = table index w*n + i. Zero digits get the sentinel key, which
+// sorts last.
 __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t slice_first,
                               uint32_t slice_count, uint32_t n, unsigned c, unsigned windows, bool shared,
                               uint32_t* keys, uint32_t* vals) {
   uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= first + count) return;
-  const Scalar s = scalars[i];
+  Scalar s = scalars[i];
+  // The window table has msm_window_count_half(c) windows: scalars above (r - 1)/2 are negated
+  // (their digits then take the negated bases).
+  const uint32_t flip = shared && negate_above_half(s) ? NEG_BIT : 0u;
   const uint32_t sentinel = static_cast<uint32_t>(shared ? 1 : windows) << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < windows; ++w) {
@@ -84,7 +88,7 @@ __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t co
       uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
       keys[o] = shared ? mag - 1 : (static_cast<uint32_t>(w) << (c - 1)) | (mag - 1);
       const size_t index = shared ? static_cast<size_t>(w) * n + i : i;
-      vals[o] = static_cast<uint32_t>(index) | (d < 0 ? NEG_BIT : 0u);
+      vals[o] = static_cast<uint32_t>(index) | ((d < 0 ? NEG_BIT : 0u) ^ flip);
     }
   }
 }
@@ -619,8 +623,8 @@ uint32_t prefetch_distance() {
 TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned table_windows,
                          const G1Affine* host_points, const Scalar* d_scalars, const Scalar* host_scalars, uint32_t n,
                          unsigned c, cudaStream_t stream) {
-  const unsigned W = msm_window_count(c);
   const bool shared = table_windows != 0;  // d_points is a window table: one bucket set for all windows
+  const unsigned W = shared ? msm_window_count_half(c) : msm_window_count(c);
   if (shared && table_windows != W) throw_invalid("MSM window table built for another window size");
   const unsigned BW = shared ? 1 : W;  // bucket sets
   const uint32_t buckets_per_window = 1u << (c - 1);
@@ -859,13 +863,19 @@ unsigned default_window_bits(size_t n) {
   return std::clamp(lg >= 4 ? lg - 4 : 2u, 6u, 18u);
 }
 
+namespace {
+unsigned forced_table_window = 0;  // tests (set_msm_table_window)
+}  // namespace
+
 unsigned table_window_bits(size_t n) {
   // With one shared bucket set the cost is about n*W additions into buckets plus 2.5 per bucket
   // (identity fill, running sums); c <= 23 keeps the sorted keys at 23 bits (three radix passes).
+  if (forced_table_window) return forced_table_window;
   unsigned best = 8;
   double best_cost = 1e300;
   for (unsigned c = 8; c <= 23; ++c) {
-    const double cost = static_cast<double>(n) * msm_window_count(c) + 2.5 * static_cast<double>(1u << (c - 1));
+    const double cost =
+        static_cast<double>(n) * msm_window_count_half(c) + 2.5 * static_cast<double>(1u << (c - 1));
     if (cost < best_cost) best_cost = cost, best = c;
   }
   return best;
@@ -875,7 +885,7 @@ namespace {
 // The window table of b (b.n > 0), when it fits in at most half of the free device memory (the
 // MSM workspace needs the rest); otherwise b keeps no table and MSMs take the per-window buckets.
 void build_window_table(detail::DeviceBases& b) {
-  const unsigned c = table_window_bits(b.n), W = msm_window_count(c);
+  const unsigned c = table_window_bits(b.n), W = msm_window_count_half(c);
   const size_t bytes = size_t{W} * b.n * sizeof(TePrecomputed);
   if (size_t{W} * b.n >= (size_t{1} << 31)) return;  // table indices carry a sign bit in 32 bits
   size_t free_b = 0, total_b = 0;
@@ -989,6 +999,11 @@ void set_msm_poison(bool on) {
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   ws.poison = on;
+}
+
+void set_msm_table_window(unsigned c) {
+  if (c != 0 && (c < 2 || c > 23)) throw_invalid("window table bits must be 2..23");
+  forced_table_window = c;
 }
 
 void set_msm_min_slice(size_t points) {
