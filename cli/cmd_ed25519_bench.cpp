@@ -24,9 +24,9 @@
 #include "ed25519_plot.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
+#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ed25519/cuda/backend.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {

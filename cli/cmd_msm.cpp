@@ -21,9 +21,9 @@
 #include "msm/msm_line.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/status.hpp"
+#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
-#include "timing.hpp"
 #endif
 
 namespace zkgpu::cli {
