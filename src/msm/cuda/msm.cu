@@ -292,6 +292,27 @@ void grow(rt::DeviceBuffer<T>& b, size_t n) {
   b.ensure(std::max<size_t>(n, 1));
 }
 
+// A stream whose blocks the block scheduler prefers: the digits and base conversions of the next
+// slice run while the bucket sums of the current one fill every SM, and on a normal stream their
+// blocks would wait until the last block of those sums had been dispatched.
+class PriorityStream {
+ public:
+  PriorityStream() {
+    int least = 0, greatest = 0;
+    ZKGPU_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    ZKGPU_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+  }
+  ~PriorityStream() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  PriorityStream(const PriorityStream&) = delete;
+  PriorityStream& operator=(const PriorityStream&) = delete;
+  operator cudaStream_t() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
 // Process-wide buffers, grown on demand and reused (one MSM at a time).
 struct Workspace {
   std::mutex mu;
@@ -316,10 +337,11 @@ struct Workspace {
   // level_ready: the counts read back into `readback` (pinned, so the reads do not block the host).
   cudaEvent_t start_ready = nullptr, slice_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
   rt::PinnedBuffer<uint32_t> readback;  // [0] valid entries, [1] last chunk's position, [2] its count
-  std::unique_ptr<rt::Stream> copy_stream, digit_stream;
+  std::unique_ptr<rt::Stream> copy_stream;
+  std::unique_ptr<PriorityStream> digit_stream;
   // Bases from host are converted chunk by chunk on these streams (upload_bases_slice).
   static constexpr int CONVERT_STREAMS = 4;
-  std::unique_ptr<rt::Stream> convert_streams[CONVERT_STREAMS];
+  std::unique_ptr<PriorityStream> convert_streams[CONVERT_STREAMS];
   cudaEvent_t converted[CONVERT_STREAMS] = {};
   bool poison = false;
   size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
@@ -453,9 +475,9 @@ void ensure_staging(Workspace& ws) {
     if (!e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   if (!ws.readback.data()) ws.readback = rt::PinnedBuffer<uint32_t>(4);
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
-  if (!ws.digit_stream) ws.digit_stream = std::make_unique<rt::Stream>();
+  if (!ws.digit_stream) ws.digit_stream = std::make_unique<PriorityStream>();
   for (auto& cs : ws.convert_streams)
-    if (!cs) cs = std::make_unique<rt::Stream>();
+    if (!cs) cs = std::make_unique<PriorityStream>();
 }
 
 // Uploads count elements from pageable host memory to dst (device) through the pinned staging
