@@ -893,6 +893,10 @@ unsigned table_window_bits(size_t n) {
   // With one shared bucket set the cost is about n*W additions into buckets plus 2.5 per bucket
   // (identity fill, running sums); c <= 23 keeps the sorted keys at 23 bits (three radix passes).
   if (forced_table_window) return forced_table_window;
+  if (const char* e = std::getenv("ZKGPU_MSM_TABLE_WINDOW")) {  // measurements: the table's c
+    const int c = std::atoi(e);
+    if (c >= 8 && c <= 23) return static_cast<unsigned>(c);
+  }
   unsigned best = 8;
   double best_cost = 1e300;
   for (unsigned c = 8; c <= 23; ++c) {
