@@ -46,7 +46,6 @@ namespace {
 // Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
-constexpr uint32_t FILL_THREADS = 1u << 18;  // about five waves of bucket-sum threads on an H200
 // Bucket reduction: about this many parts (threads of bucket_parts_kernel) in all, each a chain of
 // 2 * len additions; then folds of 2 * FOLD_THREADS pairs per block until one per window is left.
 constexpr size_t REDUCE_PARTS = size_t{1} << 17;
@@ -360,8 +359,6 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
-// Entries per chunk for L sorted entries: MAX_CHUNK, or fewer (down to 4) when that many chunks
-// would leave the GPU without enough threads.
 // ZKGPU_MSM_MAX_CHUNK=S (measurements) raises the cap above MAX_CHUNK (up to 512); the buffers
 // sized by chunk_capacity still fit, as longer chunks only mean fewer of them.
 uint32_t max_chunk() {
@@ -371,15 +368,42 @@ uint32_t max_chunk() {
   }();
   return v;
 }
+
+// Threads of chunk_sums_kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
+size_t resident_sum_threads() {
+  static const size_t v = [] {
+    int dev = 0, sms = 0, blocks = 0;
+    ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+    ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_kernel<true, false>, SUM_BLOCK, 0));
+    return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
+  }();
+  return v;
+}
+
+// Entries per chunk for L sorted entries: at most max_chunk(), at least 4, and such that the chunks
+// fill whole waves of resident threads: every thread does the same work, so a last wave a sixth
+// full (2^20 points: 2^18 chunks of 52 entries made 5.17 waves) costs as long as a full one.
+// ZKGPU_MSM_FULL_WAVES=0 (measurements) restores the fixed 2^18 chunks.
 uint32_t chunk_entries(size_t L) {
-  return static_cast<uint32_t>(std::clamp<size_t>((L + FILL_THREADS - 1) / FILL_THREADS, 4, max_chunk()));
+  static const bool full_waves = [] {
+    const char* e = std::getenv("ZKGPU_MSM_FULL_WAVES");
+    return !(e && std::atoi(e) == 0);
+  }();
+  const size_t maxc = max_chunk();
+  if (!full_waves) return static_cast<uint32_t>(std::clamp<size_t>((L + (1u << 18) - 1) >> 18, 4, maxc));
+  const size_t cap = resident_sum_threads();
+  const size_t waves = std::max<size_t>(1, (L + maxc * cap - 1) / (maxc * cap));
+  return static_cast<uint32_t>(std::clamp<size_t>((L + waves * cap - 1) / (waves * cap), 4, maxc));
 }
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
-// The most chunks any L <= entries gives (chunks_for is not monotonic: 4F entries make F chunks of
-// 4, 4F + 1 make fewer chunks of 5), so buffers sized by it fit the first level (L = the nonzero
-// digits) and every later one (at most 2 * chunks entries).
+// The most chunks any L <= entries gives, so buffers sized by it fit the first level (L = the
+// nonzero digits) and every later one (at most 2 * chunks entries): S >= 4 gives at most L/4
+// chunks; with W waves of C threads, S >= L/(W*C) gives at most W*C <= L/64 + C chunks (and the
+// fixed rule at most max(L/64, 2^18)).
 size_t chunk_capacity(size_t entries) {
-  return std::max<size_t>({1, (entries + MAX_CHUNK - 1) / MAX_CHUNK, std::min<size_t>((entries + 3) / 4, FILL_THREADS)});
+  const size_t cap = std::max<size_t>(resident_sum_threads(), size_t{1} << 18);
+  return std::max<size_t>(1, std::min<size_t>((entries + 3) / 4, (entries + MAX_CHUNK - 1) / MAX_CHUNK + cap));
 }
 
 // memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
