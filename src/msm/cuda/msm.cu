@@ -157,30 +157,16 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
 
 // Level 0 (BASES): entries are signed base indices, added with the 7M mixed adder. Later levels:
 // entries are the partial sums of the level before. pos[t] is where chunk t's partials go.
-// ACC: the buckets already hold the sums of earlier slices of the points, and a finished bucket sum
-// is added to them (one bucket is finished by exactly one thread of one level per slice, so there is
-// no race). (A 128-register cap, 16 warps per SM with about 90 bytes of spills, measured 3.6% slower
-// on the H200 than the 168 registers and 12 warps here.)
-template <bool ACC>
-__device__ __forceinline__ void finish_bucket(TeExtended* buckets, uint32_t key, const TeExtended& sum) {
-  if constexpr (ACC)
-    buckets[key] = te_add(buckets[key], sum);
-  else
-    buckets[key] = sum;
-}
-
-__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
-
-// `ahead` (level 0; 0 = off): the base of entry i + ahead is prefetched into L2 while entry i is
-// added. Each iteration otherwise starts with two dependent loads (the entry's value, then its base,
-// a random 144-byte gather from up to 29 GB of window table) before its addition can issue. The
-// value for the prefetch is loaded one iteration early, so no load waits on another.
-// Three 128-thread blocks per SM (12 warps) need at most 168 registers; without the bound ptxas
-// chose 188 for one instance, which fits only two blocks.
-template <bool BASES, bool ACC>
-__global__ void __launch_bounds__(SUM_BLOCK, 3) chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
+// (A 128-register cap, 16 warps per SM with about 90 bytes of spills, measured 3.6% slower on the
+// H200 than the 168 registers and 12 warps here. Adding a finished sum to the bucket's earlier
+// value inside this loop, for later slices, made the sums 35% slower at 2^24 and 2.6x at 2^20: the
+// unified addition is divergent, and in most iterations some thread of the warp finishes a run;
+// slices write into their own bucket set and merge_buckets_kernel adds it. Prefetching the base of
+// entry i + 2 into L2 measured no faster.)
+template <bool BASES>
+__global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
                                   const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out, uint32_t ahead) {
+                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
@@ -190,9 +176,6 @@ __global__ void __launch_bounds__(SUM_BLOCK, 3) chunk_sums_kernel(const uint32_t
   uint32_t cur = keys[b];
   bool first_run = true;
   TeExtended acc = TeExtended::identity();
-  uint32_t v_ahead = 0;
-  if constexpr (BASES)
-    if (ahead && b + ahead < e) v_ahead = vals[b + ahead];
   for (uint32_t i = b; i < e; ++i) {
     const uint32_t k = keys[i];
     if (k != cur) {  // the run of `cur` ends inside this chunk
@@ -200,19 +183,13 @@ __global__ void __launch_bounds__(SUM_BLOCK, 3) chunk_sums_kernel(const uint32_t
         out_keys[o] = cur;
         out[o++] = acc;
       } else {
-        finish_bucket<ACC>(buckets, cur, acc);
+        buckets[cur] = acc;
       }
       first_run = false;
       cur = k;
       acc = TeExtended::identity();
     }
     if constexpr (BASES) {
-      if (ahead && i + ahead < e) {
-        const char* q = reinterpret_cast<const char*>(bases + (v_ahead & ~NEG_BIT));
-        prefetch_l2(q);
-        prefetch_l2(q + sizeof(TePrecomputed) - 1);  // 144 bytes span at most two 128-byte lines
-        if (i + ahead + 1 < e) v_ahead = vals[i + ahead + 1];
-      }
       const uint32_t v = vals[i];
       TePrecomputed p = bases[v & ~NEG_BIT];
       if (v & NEG_BIT) p = p.neg();
@@ -226,8 +203,17 @@ __global__ void __launch_bounds__(SUM_BLOCK, 3) chunk_sums_kernel(const uint32_t
     out_keys[o] = cur;
     out[o] = acc;
   } else {
-    finish_bucket<ACC>(buckets, cur, acc);
+    buckets[cur] = acc;
   }
+}
+
+// A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
+// identity for the next slice. One unified addition per bucket, every thread the same.
+__global__ void merge_buckets_kernel(TeExtended* buckets, TeExtended* slice, size_t n) {
+  const size_t j = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  buckets[j] = te_add(buckets[j], slice[j]);
+  slice[j] = TeExtended::identity();
 }
 
 // Bases [first, first + count) from host memory to the stored TE form: CONVERT_BATCH consecutive
@@ -323,7 +309,8 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
   // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
   // half, y in the second.
-  rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
+  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel).
+  rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
   // (CPU threads), the upload (copy engine, on copy_stream) and the kernels on the chunks already
@@ -375,7 +362,7 @@ size_t resident_sum_threads() {
     int dev = 0, sms = 0, blocks = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_kernel<true, false>, SUM_BLOCK, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_kernel<true>, SUM_BLOCK, 0));
     return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
   }();
   return v;
@@ -528,16 +515,17 @@ struct Slice {
 
 // Scalars (and bases) from host memory are processed in slices, so that the upload of one slice
 // overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
-// exposed, and each later slice adds its finished bucket sums to the buckets (ACC), one unified
-// addition per touched bucket. The first slice is n/div points (at least min_first); each later one
-// is `ratio` times all points before it, meant to keep its upload shorter than the bucket sums of
-// the slice before: scalars alone upload about 4.5x faster than the bucket sums run at 2^24 (19 ms
-// against 85), so ratio 3 (slices of 1/16, 3/16, 12/16); with the bases too (32 + 104 bytes per
-// point, about 90 ms against 100), ratio 1 (1/16, 1/16, 2/16, 4/16, 8/16). Not yet measured.
+// exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
+// (merge_buckets_kernel: one unified addition per bucket, about 0.8 ms per slice at 2^21 buckets).
+// The first slice is n/div points (at least min_first); each later one is `ratio` times all points
+// before it, meant to keep its upload shorter than the bucket sums of the slice before. H200, 2^24,
+// one slice: the scalar upload left 11-12 ms exposed against 81 ms of level-0 sums, so two slices,
+// 1/8 and 7/8 (ratio 7); with the bases too, 44 ms exposed against 98, so ratio 1 (1/8, 1/8, 1/4,
+// 1/2).
 // ZKGPU_MSM_SLICES=D,R,F (measurements): first slice n/D, ratio R with resident bases, F with bases
 // from host; D = 1 gives one slice.
 struct SlicePlan {
-  unsigned div = 16, ratio_resident = 3, ratio_from_host = 1;
+  unsigned div = 8, ratio_resident = 7, ratio_from_host = 1;
 };
 SlicePlan slice_plan() {
   SlicePlan p;
@@ -656,13 +644,6 @@ uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window) {
   return len;
 }
 
-// Prefetch distance of the level-0 bucket sums (chunk_sums_kernel's `ahead`); ZKGPU_MSM_PREFETCH=k
-// (measurements) sets it, 0 turns it off.
-uint32_t prefetch_distance() {
-  if (const char* e = std::getenv("ZKGPU_MSM_PREFETCH")) return static_cast<uint32_t>(std::clamp(std::atoi(e), 0, 16));
-  return 2;
-}
-
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded slice by
 // slice with the scalars and converted on the device into ws.points (see check_bases).
@@ -678,17 +659,27 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const size_t entries = static_cast<size_t>(W) * n;
   if (entries >= (size_t{1} << 31)) throw_invalid("MSM too large for 32-bit entry indices; use a wider window");
 
+  const uint32_t min_first = static_cast<uint32_t>(ws.min_slice ? ws.min_slice : MIN_SLICE);
+  const SlicePlan plan = slice_plan();
+  const std::vector<Slice> slices =
+      host_scalars ? plan_slices(n, min_first, plan.div, host_points ? plan.ratio_from_host : plan.ratio_resident)
+                   : std::vector<Slice>{{0, n}};
+  uint32_t max_count = 0;
+  for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
+  const bool sliced = slices.size() > 1;
+
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
   const uint32_t len = reduce_len(nbuckets, buckets_per_window);
   const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) + size_t{parts} * 4 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
   if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos}) have += b->size() * 4;
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) have += b->size() * sizeof(TeExtended);
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+    have += b->size() * sizeof(TeExtended);
   have += ws.scalars.size() * sizeof(Scalar);
   if (need > have) rt::require_device_memory(need - std::min(need, have), "the BLS12-377 MSM workspace");
 
@@ -702,6 +693,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
   grow(ws.buckets, nbuckets);
+  if (sliced) grow(ws.slice_buckets, nbuckets);
   if (host_scalars) grow(ws.scalars, n);
   if (host_points) {
     rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
@@ -714,7 +706,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                     &ws.counters})
       poison_fill(*b, stream);
-    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) poison_fill(*b, stream);
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+      poison_fill(*b, stream);
     if (host_scalars) poison_fill(ws.scalars, stream);
     if (host_points) {
       poison_fill(ws.points, stream);
@@ -727,19 +720,16 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   }
   fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), nbuckets);
   ZKGPU_CUDA_CHECK_LAUNCH();
+  if (sliced) {  // merge_buckets_kernel resets it after each slice
+    fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.slice_buckets.data(), nbuckets);
+    ZKGPU_CUDA_CHECK_LAUNCH();
+  }
   // Every other stream starts after this set-up.
   ZKGPU_CUDA_CHECK(cudaEventRecord(ws.start_ready, stream));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.copy_stream, ws.start_ready, 0));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
   for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
 
-  const uint32_t min_first = static_cast<uint32_t>(ws.min_slice ? ws.min_slice : MIN_SLICE);
-  const SlicePlan plan = slice_plan();
-  const std::vector<Slice> slices =
-      host_scalars ? plan_slices(n, min_first, plan.div, host_points ? plan.ratio_from_host : plan.ratio_resident)
-                   : std::vector<Slice>{{0, n}};
-  uint32_t max_count = 0;
-  for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
 
   // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
   // would free memory that queued work may still use... and synchronise the device).
@@ -772,8 +762,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
   // readback[1] + readback[2] once the stream gets there.
   const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
-  const uint32_t ahead = prefetch_distance();
-  auto queue_level = [&](int level, bool acc, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
+  auto queue_level = [&](int level, TeExtended* target, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
                          const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
     if (chunks > ws.pos.size() || 2 * size_t{chunks} > ws.sums[out].size())
@@ -788,19 +777,12 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
-    TeExtended* bk = ws.buckets.data();
-    if (level == 0 && acc)
-      chunk_sums_kernel<true, true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos,
-                                                                    bk, out_keys, out_sums, ahead);
-    else if (level == 0)
-      chunk_sums_kernel<true, false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos,
-                                                                     bk, out_keys, out_sums, ahead);
-    else if (acc)
-      chunk_sums_kernel<false, true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks,
-                                                                     pos, bk, out_keys, out_sums, ahead);
+    if (level == 0)
+      chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos, target,
+                                                             out_keys, out_sums);
     else
-      chunk_sums_kernel<false, false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S,
-                                                                      chunks, pos, bk, out_keys, out_sums, ahead);
+      chunk_sums_kernel<false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, pos,
+                                                              target, out_keys, out_sums);
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
@@ -830,11 +812,12 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     // 3. bucket sums by fixed chunks, level by level, until no partial sums are left. Level 0 runs
     // while the host uploads the next slice.
     uint32_t* counts = dv.Alternate();  // the sort's spare value buffer is free now
-    const bool acc = k > 0;
+    // Slice 0 sums into the buckets, later slices into their own set, merged after their levels.
+    TeExtended* target = k == 0 ? ws.buckets.data() : ws.slice_buckets.data();
     if (valid) {
       if (host_points)
         for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
-      queue_level(0, acc, valid, keys, vals, nullptr, counts, 0);
+      queue_level(0, target, valid, keys, vals, nullptr, counts, 0);
       ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
       phases.mark("sums0");
     }
@@ -843,11 +826,17 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
     uint32_t L = ws.readback[1] + ws.readback[2];
     for (int level = 1, out = 1; L > 0; ++level, out ^= 1) {
-      queue_level(level, acc, L, ws.part_keys[out ^ 1].data(), nullptr, ws.sums[out ^ 1].data(), counts, out);
+      queue_level(level, target, L, ws.part_keys[out ^ 1].data(), nullptr, ws.sums[out ^ 1].data(), counts, out);
       ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
       L = ws.readback[1] + ws.readback[2];
     }
     phases.mark("sums1+");
+    if (k > 0) {
+      merge_buckets_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), ws.slice_buckets.data(),
+                                                                       nbuckets);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      phases.mark("merge");
+    }
   }
   // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
   // and the next MSM's set-up come after this stream).
@@ -1074,7 +1063,7 @@ void release_msm_workspace() {
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                   &ws.counters})
     b->reset();
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
   ws.temp.reset();
 }
 
