@@ -364,7 +364,7 @@ unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOC
 uint32_t max_chunk() {
   static const uint32_t v = [] {
     const char* e = std::getenv("ZKGPU_MSM_MAX_CHUNK");
-    return e ? static_cast<uint32_t>(std::clamp(std::atoi(e), static_cast<int>(MAX_CHUNK), 512)) : MAX_CHUNK;
+    return e ? static_cast<uint32_t>(std::clamp(std::atoi(e), static_cast<int>(MAX_CHUNK), 512)) & ~1u : MAX_CHUNK;
   }();
   return v;
 }
@@ -394,7 +394,11 @@ uint32_t chunk_entries(size_t L) {
   if (!full_waves) return static_cast<uint32_t>(std::clamp<size_t>((L + (1u << 18) - 1) >> 18, 4, maxc));
   const size_t cap = resident_sum_threads();
   const size_t waves = std::max<size_t>(1, (L + maxc * cap - 1) / (maxc * cap));
-  return static_cast<uint32_t>(std::clamp<size_t>((L + waves * cap - 1) / (waves * cap), 4, maxc));
+  const size_t S = std::clamp<size_t>((L + waves * cap - 1) / (waves * cap), 4, maxc);
+  // Even: a later level's entries are mostly pairs (the tail partial of chunk t, the head partial
+  // of chunk t + 1, at offsets 2t + 1, 2t + 2 once chunk 0's missing head shifts them), which even
+  // chunks never split, so that level leaves almost nothing for the next.
+  return static_cast<uint32_t>(std::min(S + (S & 1), maxc));
 }
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
 // The most chunks any L <= entries gives, so buffers sized by it fit the first level (L = the
