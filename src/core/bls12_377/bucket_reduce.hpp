@@ -24,12 +24,19 @@ ZKGPU_HD constexpr void reduce_part(const TeExtended* b, uint32_t len, TeExtende
   y = acc;
 }
 
-// (xa, ya) of part 2q becomes the pair of q; (xb, yb) is part 2q+1. The order keeps two points
-// live at a time (the GPU fold kernel ran at 255 registers with spills otherwise).
+// The two halves of a fold step on parts 2q (a) and 2q+1 (b): x' = 2(x_a + x_b) and
+// y' = y_a + x_b + y_b. The GPU runs them on two threads, so a level costs two dependent operations
+// of one thread instead of four.
+ZKGPU_HD constexpr TeExtended fold_x(const TeExtended& xa, const TeExtended& xb) { return te_double(te_add(xa, xb)); }
+ZKGPU_HD constexpr TeExtended fold_y(const TeExtended& ya, const TeExtended& xb, const TeExtended& yb) {
+  return te_add(te_add(ya, xb), yb);
+}
+
+// (xa, ya) of part 2q becomes the pair of q; (xb, yb) is part 2q+1.
 ZKGPU_HD constexpr void fold_pair(TeExtended& xa, TeExtended& ya, const TeExtended& xb, const TeExtended& yb) {
-  const TeExtended t = te_add(ya, xb);
-  xa = te_double(te_add(xa, xb));
-  ya = te_add(t, yb);
+  const TeExtended y = fold_y(ya, xb, yb);
+  xa = fold_x(xa, xb);
+  ya = y;
 }
 
 }  // namespace zkgpu::bls12_377
