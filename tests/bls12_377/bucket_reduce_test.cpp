@@ -14,11 +14,12 @@ namespace {
 using namespace zkgpu::bls12_377;
 
 // bucket_parts_kernel then weighted_fold_kernel launches, as msm.cu sequences them.
-std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, uint32_t windows, uint32_t per_window,
-                                        uint32_t len, uint32_t max_fold) {
+std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, const std::vector<TeExtended>* more,
+                                        uint32_t windows, uint32_t per_window, uint32_t len, uint32_t max_fold) {
   const size_t parts = buckets.size() / len;
   std::vector<TeExtended> x(parts), y(parts);
-  for (size_t t = 0; t < parts; ++t) reduce_part(buckets.data() + t * len, len, x[t], y[t]);
+  for (size_t t = 0; t < parts; ++t)
+    reduce_part(buckets.data() + t * len, more ? more->data() + t * len : nullptr, len, x[t], y[t]);
   size_t remaining = parts;
   for (uint32_t pw = per_window / len; pw > 1;) {
     const uint32_t g = std::min(pw, max_fold);
@@ -56,17 +57,24 @@ TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
       p = te_add_precomputed(te_double(p), g);  // distinct points with Z != 1
       buckets[j] = j % 7 == 3 ? TeExtended::identity() : p;  // some empty buckets
     }
-    std::vector<TeExtended> got = reduce_like_gpu(buckets, cs.windows, cs.per_window, cs.len, cs.fold);
-    ASSERT_EQ(got.size(), cs.windows);
-    for (uint32_t w = 0; w < cs.windows; ++w) {
-      TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
-      for (uint32_t j = cs.per_window; j-- > 0;) {
-        run = te_add(run, buckets[size_t{w} * cs.per_window + j]);
-        acc = te_add(acc, run);
+    // A second bucket set (a later slice's): the same as reducing the sums B_j + B'_j.
+    std::vector<TeExtended> more(buckets.size());
+    for (size_t j = 0; j < more.size(); ++j) more[j] = j % 5 == 1 ? TeExtended::identity() : te_double(buckets[j]);
+    for (const bool two : {false, true}) {
+      std::vector<TeExtended> got = reduce_like_gpu(buckets, two ? &more : nullptr, cs.windows, cs.per_window, cs.len,
+                                                    cs.fold);
+      ASSERT_EQ(got.size(), cs.windows);
+      for (uint32_t w = 0; w < cs.windows; ++w) {
+        TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
+        for (uint32_t j = cs.per_window; j-- > 0;) {
+          const size_t k = size_t{w} * cs.per_window + j;
+          run = te_add(run, two ? te_add(buckets[k], more[k]) : buckets[k]);
+          acc = te_add(acc, run);
+        }
+        EXPECT_EQ(te_to_sw(got[w]), te_to_sw(acc))
+            << "window " << w << " of " << cs.windows << ", " << cs.per_window << " buckets, len " << cs.len
+            << ", folds of " << cs.fold << (two ? ", two bucket sets" : "");
       }
-      EXPECT_EQ(te_to_sw(got[w]), te_to_sw(acc))
-          << "window " << w << " of " << cs.windows << ", " << cs.per_window << " buckets, len " << cs.len
-          << ", folds of " << cs.fold;
     }
   }
 }

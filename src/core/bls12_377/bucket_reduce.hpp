@@ -13,10 +13,17 @@
 
 namespace zkgpu::bls12_377 {
 
-ZKGPU_HD constexpr void reduce_part(const TeExtended* b, uint32_t len, TeExtended& x, TeExtended& y) {
-  TeExtended run = b[len - 1], acc = run;
+// `more` (may be null): a second bucket set for the same buckets (a later slice's, see msm.cu),
+// added on the way: B_r = b[r] + more[r], one unified addition more per bucket, which saves a
+// separate merge pass over both sets.
+ZKGPU_HD constexpr void reduce_part(const TeExtended* b, const TeExtended* more, uint32_t len, TeExtended& x,
+                                    TeExtended& y) {
+  TeExtended run = b[len - 1];
+  if (more) run = te_add(run, more[len - 1]);
+  TeExtended acc = run;
   for (uint32_t j = len - 1; j-- > 0;) {
     run = te_add(run, b[j]);
+    if (more) run = te_add(run, more[j]);
     acc = te_add(acc, run);
   }
   for (uint32_t m = len; m > 1; m /= 2) run = te_double(run);

@@ -49,7 +49,9 @@ constexpr uint32_t MAX_CHUNK = 64;
 // Bucket reduction: about this many parts (threads of bucket_parts_kernel) in all, each a chain of
 // 2 * len additions; then folds of FOLD_PAIRS pairs per block (one thread per pair) until one per
 // window is left.
-constexpr size_t REDUCE_PARTS = size_t{1} << 17;
+// 2^15 measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
+// against 5.90), with one-thread folds.
+constexpr size_t REDUCE_PARTS = size_t{1} << 15;
 constexpr uint32_t MAX_REDUCE_LEN = 64;
 constexpr unsigned FOLD_PAIRS = 128;
 // Smallest first slice of inputs from host memory (plan_slices): below it, a slice's sort and
@@ -253,12 +255,14 @@ __global__ void fill_identity_kernel(TeExtended* p, size_t n) {
 // [t*len, (t+1)*len) of its window (windows are contiguous and len divides them) and writes its
 // pair (x, y). (This replaced running sums over up to 64 buckets plus lo*T by double-and-add in
 // every thread: up to 19 doublings per thread at 2^20, 255 registers, 3 ms of the 10 ms at 2^20.)
-__global__ void bucket_parts_kernel(const TeExtended* buckets, uint32_t len, uint32_t total_parts, TeExtended* x,
-                                    TeExtended* y) {
+// `more` (may be null): the last slice's bucket set, added on the way instead of merged first.
+__global__ void bucket_parts_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len,
+                                    uint32_t total_parts, TeExtended* x, TeExtended* y) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= total_parts) return;
   TeExtended px, py;
-  reduce_part(buckets + static_cast<size_t>(t) * len, len, px, py);
+  reduce_part(buckets + static_cast<size_t>(t) * len, more ? more + static_cast<size_t>(t) * len : nullptr, len, px,
+              py);
   x[t] = px;
   y[t] = py;
 }
@@ -327,7 +331,8 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
   // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
   // half, y in the second.
-  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel).
+  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
+  // for the last slice added by the reduction (reduce_part).
   rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
@@ -538,22 +543,26 @@ struct Slice {
 // Scalars (and bases) from host memory are processed in slices, so that the upload of one slice
 // overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
 // exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
-// (merge_buckets_kernel: one unified addition per bucket, about 0.8 ms per slice at 2^21 buckets).
-// The first slice is n/div points (at least min_first); each later one is `ratio` times all points
-// before it, meant to keep its upload shorter than the bucket sums of the slice before. H200, 2^24,
-// one slice: the scalar upload left 11-12 ms exposed against 81 ms of level-0 sums, so two slices,
-// 1/8 and 7/8 (ratio 7); with the bases too, 44 ms exposed against 98, so ratio 1 (1/8, 1/8, 1/4,
-// 1/2).
-// ZKGPU_MSM_SLICES=D,R,F (measurements): first slice n/D, ratio R with resident bases, F with bases
+// (merge_buckets_kernel, one unified addition per bucket: 3.7 ms at 2^22 buckets on the H200 in
+// 256-thread blocks), except the last, which the reduction adds on the way (reduce_part).
+// The first slice is n/div points (at least min_first); each later one is `ratio` times all
+// points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
+// waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
+// difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^21 points, where the
+// merge and the second slice's launches cost as much as the 1.7 ms upload they hide (2^20: 9.9 ms
+// either way). Bases from host (upload 48 ms against 88 of sums, plus the bases' conversion on the
+// GPU) 1/8, 1/8, 1/4, 1/2.
+// ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
 // from host; D = 1 gives one slice.
 struct SlicePlan {
-  unsigned div = 8, ratio_resident = 7, ratio_from_host = 1;
+  unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 1;
 };
+constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 21;
 SlicePlan slice_plan() {
   SlicePlan p;
   if (const char* e = std::getenv("ZKGPU_MSM_SLICES")) {
-    unsigned d = 0, r = 0, f = 0;
-    if (std::sscanf(e, "%u,%u,%u", &d, &r, &f) == 3 && d >= 1 && r >= 1 && f >= 1) p = {d, r, f};
+    unsigned d = 0, r = 0, df = 0, f = 0;
+    if (std::sscanf(e, "%u,%u,%u,%u", &d, &r, &df, &f) == 4 && d >= 1 && r >= 1 && df >= 1 && f >= 1) p = {d, r, df, f};
   }
   return p;
 }
@@ -683,9 +692,11 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
 
   const uint32_t min_first = static_cast<uint32_t>(ws.min_slice ? ws.min_slice : MIN_SLICE);
   const SlicePlan plan = slice_plan();
-  const std::vector<Slice> slices =
-      host_scalars ? plan_slices(n, min_first, plan.div, host_points ? plan.ratio_from_host : plan.ratio_resident)
-                   : std::vector<Slice>{{0, n}};
+  std::vector<Slice> slices{{0, n}};
+  if (host_points)
+    slices = plan_slices(n, min_first, plan.div_from_host, plan.ratio_from_host);
+  else if (host_scalars && (n >= RESIDENT_SLICE_MIN_N || ws.min_slice))  // tests slice small inputs too
+    slices = plan_slices(n, min_first, plan.div_resident, plan.ratio_resident);
   uint32_t max_count = 0;
   for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
   const bool sliced = slices.size() > 1;
@@ -742,7 +753,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   }
   fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), nbuckets);
   ZKGPU_CUDA_CHECK_LAUNCH();
-  if (sliced) {  // merge_buckets_kernel resets it after each slice
+  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
     fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.slice_buckets.data(), nbuckets);
     ZKGPU_CUDA_CHECK_LAUNCH();
   }
@@ -856,9 +867,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
       L = ws.readback[1] + ws.readback[2];
     }
     phases.mark("sums1+");
-    if (k > 0) {
-      merge_buckets_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), ws.slice_buckets.data(),
-                                                                       nbuckets);
+    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (reduce_part)
+      // 128-thread blocks: 146 registers fit three per SM (12 warps), 256-thread blocks only one.
+      merge_buckets_kernel<<<rt::ceil_div(nbuckets, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
+          ws.buckets.data(), ws.slice_buckets.data(), nbuckets);
       ZKGPU_CUDA_CHECK_LAUNCH();
       phases.mark("merge");
     }
@@ -871,8 +883,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // 4. window reduction: running sums over parts of len buckets, then folds down to one pair per
   // window.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
-  bucket_parts_kernel<<<rt::ceil_div(parts, 64), 64, 0, stream>>>(ws.buckets.data(), len, parts, px[0],
-                                                                   px[0] + parts);
+  bucket_parts_kernel<<<rt::ceil_div(parts, 64), 64, 0, stream>>>(
+      ws.buckets.data(), sliced ? ws.slice_buckets.data() : nullptr, len, parts, px[0], px[0] + parts);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
   size_t remaining = parts;  // pairs in px[src]
