@@ -548,16 +548,16 @@ struct Slice {
 // The first slice is n/div points (at least min_first); each later one is `ratio` times all
 // points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
-// difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^21 points, where the
-// merge and the second slice's launches cost as much as the 1.7 ms upload they hide (2^20: 9.9 ms
-// either way). Bases from host (upload 48 ms against 88 of sums, plus the bases' conversion on the
+// difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^20 points, where the
+// second slice's launches and bucket set cost about what the upload they hide does (2^20 with a
+// separate merge pass: 9.9 ms either way). Bases from host (upload 48 ms against 88 of sums, plus the bases' conversion on the
 // GPU) 1/8, 1/8, 1/4, 1/2.
 // ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
 // from host; D = 1 gives one slice.
 struct SlicePlan {
   unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 1;
 };
-constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 21;
+constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 20;
 SlicePlan slice_plan() {
   SlicePlan p;
   if (const char* e = std::getenv("ZKGPU_MSM_SLICES")) {
@@ -710,7 +710,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
                 nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
   if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
-  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos}) have += b->size() * 4;
+  // Every buffer `need` counts, so a repeated MSM of the same size skips the device-memory query.
+  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1]})
+    have += b->size() * 4;
   for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
     have += b->size() * sizeof(TeExtended);
   have += ws.scalars.size() * sizeof(Scalar);
