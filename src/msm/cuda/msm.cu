@@ -165,24 +165,11 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
 // value inside this loop, for later slices, made the sums 35% slower at 2^24 and 2.6x at 2^20: the
 // unified addition is divergent, and in most iterations some thread of the warp finishes a run;
 // slices write into their own bucket set and merge_buckets_kernel adds it. Prefetching the base of
-// entry i + 2 into L2 measured no faster.)
-// A base loaded around L1 (ld.global.cg, cached in L2 only): every base is read once per MSM, and
-// through L1 the gathers (55 KB per round of an SM's 384 threads) would evict the threads' keys and
-// values, which they read one by one for 64 iterations.
-__device__ __forceinline__ TePrecomputed load_base_cg(const TePrecomputed* p) {
-  static_assert(sizeof(TePrecomputed) == 9 * sizeof(uint4));
-  const uint4* src = reinterpret_cast<const uint4*>(p);
-  TePrecomputed r;
-  uint4* dst = reinterpret_cast<uint4*>(&r);
-#pragma unroll
-  for (int k = 0; k < 9; ++k) dst[k] = __ldcg(src + k);
-  return r;
-}
-
+// entry i + 2 into L2 measured no faster; loading the bases around L1 (ld.global.cg) 7% slower.)
 template <bool BASES>
 __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
                                   const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out, bool cg) {
+                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
@@ -207,7 +194,7 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
     }
     if constexpr (BASES) {
       const uint32_t v = vals[i];
-      TePrecomputed p = cg ? load_base_cg(bases + (v & ~NEG_BIT)) : bases[v & ~NEG_BIT];
+      TePrecomputed p = bases[v & ~NEG_BIT];
       if (v & NEG_BIT) p = p.neg();
       acc = te_add_precomputed(acc, p);
     } else {
@@ -797,9 +784,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
   // readback[1] + readback[2] once the stream gets there.
   const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
-  // ZKGPU_MSM_LDCG=1 (measurements): level-0 bases loaded around L1 (load_base_cg).
-  const char* cg_env = std::getenv("ZKGPU_MSM_LDCG");
-  const bool bases_cg = cg_env && std::atoi(cg_env) == 1;
   auto queue_level = [&](int level, TeExtended* target, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
                          const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
@@ -817,10 +801,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
       chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos, target,
-                                                             out_keys, out_sums, bases_cg);
+                                                             out_keys, out_sums);
     else
       chunk_sums_kernel<false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, pos,
-                                                              target, out_keys, out_sums, false);
+                                                              target, out_keys, out_sums);
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
