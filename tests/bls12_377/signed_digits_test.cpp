@@ -62,7 +62,10 @@ TEST(Bls12377SignedDigits, ReconstructWithFullAndHalvedWindowCounts) {
   uint64_t x = 0x9e3779b97f4a7c15ull;
   for (int k = 0; k < 60; ++k) {  // random canonical scalars: below 2^252 < r
     Scalar s;
-    for (auto& w : s.l) w = (x = x * 6364136223846793005ull + 1442695040888963407ull) ^ (x >> 29);
+    for (auto& w : s.l) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      w = x ^ (x >> 29);
+    }
     s.l[3] &= (uint64_t{1} << 60) - 1;
     edge.push_back(s);
   }

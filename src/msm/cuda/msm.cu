@@ -537,12 +537,14 @@ struct Slice {
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
 // difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^20 points, where the
 // second slice's launches and bucket set cost about what the upload they hide does (2^20 with a
-// separate merge pass: 9.9 ms either way). Bases from host (upload 48 ms against 88 of sums, plus the bases' conversion on the
-// GPU) 1/8, 1/8, 1/4, 1/2.
+// separate merge pass: 9.9 ms either way). Bases from host (upload 44-48 ms against 88 of sums
+// plus about 30 of the bases' conversion on the GPU): 1/8, 2/8, 5/8 (ratio 2), one merge fewer
+// than 1/8, 1/8, 1/4, 1/2 (H200 run 3: merges 3.3 ms, device 148 ms), each slice's work still
+// longer than the next slice's upload.
 // ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
 // from host; D = 1 gives one slice.
 struct SlicePlan {
-  unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 1;
+  unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 2;
 };
 constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 20;
 SlicePlan slice_plan() {
