@@ -25,6 +25,7 @@
 #include "zkgpu/ed25519.hpp"
 #include "timing.hpp"
 #include "zkgpu/status.hpp"
+#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ed25519/cuda/backend.hpp"
 #endif

@@ -22,6 +22,7 @@
 #include "zkgpu/msm.hpp"
 #include "timing.hpp"
 #include "zkgpu/status.hpp"
+#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
 #endif

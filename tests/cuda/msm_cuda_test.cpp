@@ -38,6 +38,14 @@ struct PoisonGuard {
   }
 };
 
+#if ZKGPU_HAVE_CUDA
+// Small first slices for inputs from host memory, so test sizes run through several slices.
+struct SliceGuard {
+  explicit SliceGuard(size_t points) { bls12_377::cuda::set_msm_min_slice(points); }
+  ~SliceGuard() { bls12_377::cuda::set_msm_min_slice(0); }
+};
+#endif
+
 struct Input {
   std::vector<Scalar> dlogs, scalars;
   std::vector<G1Affine> points;
@@ -178,6 +186,69 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
     std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
     EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+  }
+}
+
+// Inputs from host memory run in slices (the upload of one overlaps the sort and bucket sums of
+// the ones before; later slices add into the buckets). Small first slices make several here, with
+// boundaries inside the staging chunks, on both input paths, the window table and per-window
+// buckets, and slices whose scalars are all zero (nothing to sum) or all equal (a window's digits
+// in one bucket).
+TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  SliceGuard small(1000);
+  Rng rng(49);
+  // Resident slices [0, 10000), [10000, n); from host [0, 6250), [6250, 18750), [18750, n).
+  const size_t n = 50003;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  std::vector<std::vector<Scalar>> sets = {in.scalars, in.scalars, in.scalars};
+  for (size_t i = 0; i < 10000; ++i) sets[1][i] = Scalar{};          // first slice all zero
+  for (size_t i = 20000; i < 26000; ++i) sets[1][i] = Scalar{};      // across a boundary
+  for (size_t i = 6250; i < 18750; ++i) sets[2][i] = r_minus(1);     // a whole slice in one bucket
+  for (size_t k = 0; k < sets.size(); ++k) {
+    G1Affine expect = msm(bases, sets[k], on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect) << "table, set " << k;
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect) << "per-window buckets, set " << k;
+    EXPECT_EQ(msm(in.points, sets[k], on(Backend::Cuda)), expect) << "from host, set " << k;
+  }
+  in.points[40000] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
+  try {
+    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 40000"), std::string::npos) << e.what();
+  }
+}
+
+// Window tables with c = 11 and 23 (as 2^23+ points pick) have one window fewer than the per-window
+// MSM: the table path negates scalars above (r - 1)/2. Forced on a small input, against the CPU,
+// with the edge scalars around (r - 1)/2 and r - 1 (the largest top windows).
+TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  struct TableGuard {
+    ~TableGuard() { bls12_377::cuda::set_msm_table_window(0); }
+  } restore;
+  Rng rng(50);
+  const size_t n = 3001;
+  Input in = random_input(n, rng);
+  Scalar half = r_minus(1);
+  for (int i = 0; i < 4; ++i) half.l[i] = (half.l[i] >> 1) | (i < 3 ? half.l[i + 1] << 63 : 0);  // (r - 1)/2
+  Scalar half_plus = half;
+  half_plus.l[0] += 1;
+  for (size_t i = 0; i < 40; ++i) in.scalars[i] = i % 4 == 0 ? half : i % 4 == 1 ? half_plus : i % 4 == 2 ? r_minus(1) : Scalar{};
+  for (unsigned c : {11u, 23u}) {
+    bls12_377::cuda::set_msm_table_window(c);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    ASSERT_EQ(bls12_377::cuda::window_table_bits(*bases.device()), c);
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
+    std::vector<Scalar> top(n, r_minus(1));
+    EXPECT_EQ(msm(bases, top, on(Backend::Cuda)), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
   }
 }
 

@@ -51,6 +51,12 @@ namespace zkgpu::bls12_377::cuda {
 // Tests: fill every workspace buffer with 0xff bytes before each MSM, so a read of anything that
 // MSM did not write changes the result.
 void set_msm_poison(bool on);
+// Tests: the smallest first slice of inputs from host memory (0 restores the default, 2^16 points),
+// so small inputs run through several slices.
+void set_msm_min_slice(size_t points);
+// Tests: the window size of window tables built from now on (0 restores table_window_bits' choice),
+// so small inputs reach the sizes large ones use (c = 23: 11 windows).
+void set_msm_table_window(unsigned c);
 // Frees the process-wide workspace (the next MSM allocates again).
 void release_msm_workspace();
 }  // namespace zkgpu::bls12_377::cuda

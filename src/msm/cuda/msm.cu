@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "core/bls12_377/bucket_reduce.hpp"
 #include "core/bls12_377/signed_digits.hpp"
 #include "cuda/runtime.cuh"
 #include "msm/cuda/api.hpp"
@@ -45,39 +46,51 @@ namespace {
 // Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
-constexpr uint32_t FILL_THREADS = 1u << 18;  // about five waves of bucket-sum threads on an H200
-constexpr uint32_t PART = 64;        // most buckets per thread in the window reduction
-// The window reduction uses 255 registers: 8 warps per SM, about 34k threads on an H200. One wave
-// of 32k threads beats two waves of half the buckets each: a thread's cost is 2 * len additions
-// plus about 1.5 * log2(lo) for lo * run, so halving len saves less than the second wave costs.
-constexpr size_t REDUCE_THREADS = size_t{1} << 15;
+// Bucket reduction: about this many parts (threads of bucket_parts_kernel) in all, each a chain of
+// 2 * len additions; then folds of FOLD_PAIRS pairs per block (one thread per pair) until one per
+// window is left.
+// 2^15 measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
+// against 5.90), with one-thread folds.
+constexpr size_t REDUCE_PARTS = size_t{1} << 15;
+constexpr uint32_t MAX_REDUCE_LEN = 64;
+constexpr unsigned FOLD_PAIRS = 128;
+// Smallest first slice of inputs from host memory (plan_slices): below it, a slice's sort and
+// bucket-sum launches and host round trips cost more than its upload.
+constexpr uint32_t MIN_SLICE = 1u << 16;
 constexpr uint32_t NEG_BIT = 0x80000000u;
 constexpr unsigned BLOCK = 256;
 // The bucket-sum kernels use about 160 registers: 12 warps fit an SM, which 256-thread blocks
 // (8 warps) would cut to 8.
 constexpr unsigned SUM_BLOCK = 128;
 
-// Points [first, first + count) of n; keys/vals are window-major (index w*n + i). Per window
-// buckets (shared = false): key = (w, |d| - 1), value = base index i. One shared bucket set over the
-// window table (shared = true): key = |d| - 1, value = table index w*n + i. Zero digits get the
-// sentinel key, which sorts last.
-__global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t n, unsigned c,
-                              unsigned windows, bool shared, uint32_t* keys, uint32_t* vals) {
+// Points [first, first + count) of n, all inside the slice [slice_first, slice_first + slice_count)
+// whose entries keys/vals point at; a slice's entries are window-major (index w * slice_count + i -
+// slice_first). Per-window buckets (shared = false): key = (w, |d| - 1), value = base index i. One
+// shared bucket set over the window table (shared = true, canonical scalars, which the API
+// checks): key = |d| - 1, value = table index w*n + i. Zero digits get the sentinel key, which
+// sorts last.
+__global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t slice_first,
+                              uint32_t slice_count, uint32_t n, unsigned c, unsigned windows, bool shared,
+                              uint32_t* keys, uint32_t* vals) {
   uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= first + count) return;
-  const Scalar s = scalars[i];
+  Scalar s = scalars[i];
+  // The window table has msm_window_count_half(c) windows: scalars above (r - 1)/2 are negated
+  // (their digits then take the negated bases).
+  const uint32_t flip = shared && negate_above_half(s) ? NEG_BIT : 0u;
   const uint32_t sentinel = static_cast<uint32_t>(shared ? 1 : windows) << (c - 1);
   uint32_t carry = 0;
   for (unsigned w = 0; w < windows; ++w) {
     int32_t d = next_signed_digit(s, w, c, carry);
-    size_t o = static_cast<size_t>(w) * n + i;
+    const size_t o = static_cast<size_t>(w) * slice_count + (i - slice_first);
     if (d == 0) {
       keys[o] = sentinel;
       vals[o] = 0;
     } else {
       uint32_t mag = static_cast<uint32_t>(d < 0 ? -d : d);
       keys[o] = shared ? mag - 1 : (static_cast<uint32_t>(w) << (c - 1)) | (mag - 1);
-      vals[o] = static_cast<uint32_t>(shared ? o : i) | (d < 0 ? NEG_BIT : 0u);
+      const size_t index = shared ? static_cast<size_t>(w) * n + i : i;
+      vals[o] = static_cast<uint32_t>(index) | ((d < 0 ? NEG_BIT : 0u) ^ flip);
     }
   }
 }
@@ -112,11 +125,13 @@ __global__ void window_table_kernel(const TePrecomputed* prev, TePrecomputed* ne
   }
 }
 
-// The number of keys below the sentinel (keys are sorted): the one index where the sentinel starts.
+// The number of keys below the sentinel (keys are sorted): the index where the sentinel starts, or
+// n when there is none. Exactly one thread writes, so *out needs no initial value.
 __global__ void count_valid_kernel(const uint32_t* keys, uint32_t n, uint32_t sentinel, uint32_t* out) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   if (keys[i] >= sentinel && (i == 0 || keys[i - 1] < sentinel)) *out = i;
+  if (i == n - 1 && keys[i] < sentinel) *out = n;
 }
 
 // Bucket sums over the sorted entries in fixed chunks of S entries, one chunk per thread, so every
@@ -146,7 +161,11 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
 // Level 0 (BASES): entries are signed base indices, added with the 7M mixed adder. Later levels:
 // entries are the partial sums of the level before. pos[t] is where chunk t's partials go.
 // (A 128-register cap, 16 warps per SM with about 90 bytes of spills, measured 3.6% slower on the
-// H200 than the 168 registers and 12 warps here.)
+// H200 than the 168 registers and 12 warps here. Adding a finished sum to the bucket's earlier
+// value inside this loop, for later slices, made the sums 35% slower at 2^24 and 2.6x at 2^20: the
+// unified addition is divergent, and in most iterations some thread of the warp finishes a run;
+// slices write into their own bucket set and merge_buckets_kernel adds it. Prefetching the base of
+// entry i + 2 into L2 measured no faster; loading the bases around L1 (ld.global.cg) 7% slower.)
 template <bool BASES>
 __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
                                   const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
@@ -191,6 +210,15 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
   }
 }
 
+// A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
+// identity for the next slice. One unified addition per bucket, every thread the same.
+__global__ void merge_buckets_kernel(TeExtended* buckets, TeExtended* slice, size_t n) {
+  const size_t j = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  buckets[j] = te_add(buckets[j], slice[j]);
+  slice[j] = TeExtended::identity();
+}
+
 // Bases [first, first + count) from host memory to the stored TE form: CONVERT_BATCH consecutive
 // points per thread with one inversion (sw_to_te_batch, the function the CPU's precompute_te runs
 // per thread).
@@ -205,47 +233,98 @@ __global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t
   if (r != m) atomicMin(bad, first + b + static_cast<uint32_t>(r));
 }
 
-__global__ void fill_identity_kernel(TeExtended* p, size_t n) {
-  size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = TeExtended::identity();
+// n identity points written as 16-byte words in address order, so a warp's stores are contiguous.
+// (One thread per 192-byte point made each store instruction touch 32 points 192 bytes apart: the
+// two fills of 2^22 buckets, 1.6 GB, are the likely cause of the 5 ms between wall and device time
+// at 2^24 in the H200's run 3.) A TeExtended is 12 words: X = 0, Y = Z = one, T = 0.
+__global__ void fill_identity_kernel(uint4* p, size_t n) {
+  static_assert(sizeof(TeExtended) == 12 * sizeof(uint4) && sizeof(Fp) == 3 * sizeof(uint4));
+  const size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= 12 * n) return;
+  const unsigned k = static_cast<unsigned>(i % 12);
+  uint4 v = make_uint4(0, 0, 0, 0);
+  if (k >= 3 && k < 9) {
+    const Fp one = Fp::one();
+    uint4 w[3];
+    memcpy(w, &one, sizeof(w));
+    const unsigned m = k % 3;
+    v = m == 0 ? w[0] : m == 1 ? w[1] : w[2];
+  }
+  p[i] = v;
+}
+void fill_identity(TeExtended* p, size_t n, cudaStream_t stream) {
+  fill_identity_kernel<<<rt::ceil_div(12 * n, BLOCK), BLOCK, 0, stream>>>(reinterpret_cast<uint4*>(p), n);
+  ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-// One thread per PART buckets of a window: sum_j (j+1) B_j over its range [lo, lo+len) as
-// running sums (giving sum (j-lo+1) B_j) plus lo times the range's plain sum.
-__global__ void window_parts_kernel(const TeExtended* buckets, uint32_t buckets_per_window, uint32_t len,
-                                    uint32_t parts_per_window, uint32_t total_parts, TeExtended* parts) {
-  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+// Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1: thread t owns the len buckets
+// [t*len, (t+1)*len) of its window (windows are contiguous and len divides them) and writes its
+// pair (x, y). (This replaced running sums over up to 64 buckets plus lo*T by double-and-add in
+// every thread: up to 19 doublings per thread at 2^20, 255 registers, 3 ms of the 10 ms at 2^20.)
+// `more` (may be null): the last slice's bucket set, added on the way instead of merged first.
+__global__ void bucket_parts_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len,
+                                    uint32_t total_parts, TeExtended* x, TeExtended* y) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= total_parts) return;
-  uint32_t w = t / parts_per_window, part = t % parts_per_window;
-  uint32_t lo = part * len;
-  const TeExtended* b = buckets + static_cast<size_t>(w) * buckets_per_window;
-  TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
-  for (uint32_t j = lo + len; j-- > lo;) {
-    run = te_add(run, b[j]);
-    acc = te_add(acc, run);
-  }
-  TeExtended scaled = TeExtended::identity();  // lo * run by double-and-add from lo's top bit
-  for (int bit = lo ? 31 - __clz(lo) : -1; bit >= 0; --bit) {
-    scaled = te_double(scaled);
-    if ((lo >> bit) & 1) scaled = te_add(scaled, run);
-  }
-  parts[t] = te_add(acc, scaled);
+  TeExtended px, py;
+  reduce_part(buckets + static_cast<size_t>(t) * len, more ? more + static_cast<size_t>(t) * len : nullptr, len, px,
+              py);
+  x[t] = px;
+  y[t] = py;
 }
 
-// out[w][j] = in[w][2j] + in[w][2j+1]: one level of a pairwise tree per window.
-__global__ void pair_reduce_kernel(const TeExtended* in, TeExtended* out, uint32_t width, uint32_t windows) {
-  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  uint32_t half = width / 2;
-  if (t >= half * windows) return;
-  uint32_t w = t / half, j = t % half;
-  out[static_cast<size_t>(w) * half + j] =
-      te_add(in[static_cast<size_t>(w) * width + 2 * j], in[static_cast<size_t>(w) * width + 2 * j + 1]);
+// Stage 2: the pairs of one block (blockDim.x consecutive parts of one window) folded by halves in
+// place in x and y (global memory: __syncthreads makes the block's writes visible to the block);
+// the block's pair goes to xo/yo[blockIdx.x]. Folding stops at one pair per window. Two threads
+// per fold step: even lanes compute fold_x, odd lanes fold_y (on H200 the one-thread fold_pair
+// took about 95 us per level: a level's four operations in a row at low occupancy).
+__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* xo, TeExtended* yo) {
+  const uint32_t g = blockDim.x;
+  const size_t base = static_cast<size_t>(blockIdx.x) * g;
+  const uint32_t step = threadIdx.x / 2;
+  const bool y_lane = threadIdx.x & 1;
+  for (uint32_t s = 1; s < g; s *= 2) {
+    const uint32_t a_off = step * 2 * s;
+    if (a_off < g) {
+      const size_t a = base + a_off, b = a + s;
+      if (y_lane)
+        y[a] = fold_y(y[a], x[b], y[b]);
+      else
+        x[a] = fold_x(x[a], x[b]);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    xo[blockIdx.x] = x[base];
+    yo[blockIdx.x] = y[base];
+  }
 }
 
 template <class T>
 void grow(rt::DeviceBuffer<T>& b, size_t n) {
   b.ensure(std::max<size_t>(n, 1));
 }
+
+// A stream whose blocks the block scheduler prefers: the digits and base conversions of the next
+// slice run while the bucket sums of the current one fill every SM, and on a normal stream their
+// blocks would wait until the last block of those sums had been dispatched.
+class PriorityStream {
+ public:
+  PriorityStream() {
+    int least = 0, greatest = 0;
+    ZKGPU_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    ZKGPU_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+  }
+  ~PriorityStream() {
+    if (s_) cudaStreamDestroy(s_);
+  }
+  PriorityStream(const PriorityStream&) = delete;
+  PriorityStream& operator=(const PriorityStream&) = delete;
+  operator cudaStream_t() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
 
 // Process-wide buffers, grown on demand and reused (one MSM at a time).
 struct Workspace {
@@ -256,7 +335,11 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> keys[2], vals[2], pos, part_keys[2];
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
-  rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];  // sums: partial bucket sums per level
+  // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
+  // half, y in the second.
+  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
+  // for the last slice added by the reduction (reduce_part).
+  rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
   // (CPU threads), the upload (copy engine, on copy_stream) and the kernels on the chunks already
@@ -264,13 +347,19 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  cudaEvent_t compute_ready = nullptr, valid_ready = nullptr, bases_ready = nullptr;
+  // start_ready: the compute stream's set-up (poison fills, identity buckets) is done, the other
+  // streams wait for it; slice_ready: a slice's digits are written (digit_stream); valid_ready,
+  // level_ready: the counts read back into `readback` (pinned, so the reads do not block the host).
+  cudaEvent_t start_ready = nullptr, slice_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
+  rt::PinnedBuffer<uint32_t> readback;  // [0] valid entries, [1] last chunk's position, [2] its count
   std::unique_ptr<rt::Stream> copy_stream;
-  // Bases from host are converted chunk by chunk on these streams (upload_and_convert_bases).
+  std::unique_ptr<PriorityStream> digit_stream;
+  // Bases from host are converted chunk by chunk on these streams (upload_bases_slice).
   static constexpr int CONVERT_STREAMS = 4;
-  std::unique_ptr<rt::Stream> convert_streams[CONVERT_STREAMS];
+  std::unique_ptr<PriorityStream> convert_streams[CONVERT_STREAMS];
   cudaEvent_t converted[CONVERT_STREAMS] = {};
   bool poison = false;
+  size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
 };
 Workspace& workspace() {
   static Workspace ws;
@@ -286,17 +375,55 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
-// Entries per chunk for L sorted entries: MAX_CHUNK, or fewer (down to 4) when that many chunks
-// would leave the GPU without enough threads.
+// ZKGPU_MSM_MAX_CHUNK=S (measurements) raises the cap above MAX_CHUNK (up to 512); the buffers
+// sized by chunk_capacity still fit, as longer chunks only mean fewer of them.
+uint32_t max_chunk() {
+  static const uint32_t v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_MAX_CHUNK");
+    return e ? static_cast<uint32_t>(std::clamp(std::atoi(e), static_cast<int>(MAX_CHUNK), 512)) & ~1u : MAX_CHUNK;
+  }();
+  return v;
+}
+
+// Threads of chunk_sums_kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
+size_t resident_sum_threads() {
+  static const size_t v = [] {
+    int dev = 0, sms = 0, blocks = 0;
+    ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
+    ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_kernel<true>, SUM_BLOCK, 0));
+    return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
+  }();
+  return v;
+}
+
+// Entries per chunk for L sorted entries: at most max_chunk(), at least 4, and such that the chunks
+// fill whole waves of resident threads: every thread does the same work, so a last wave a sixth
+// full (2^20 points: 2^18 chunks of 52 entries made 5.17 waves) costs as long as a full one.
+// ZKGPU_MSM_FULL_WAVES=0 (measurements) restores the fixed 2^18 chunks.
 uint32_t chunk_entries(size_t L) {
-  return static_cast<uint32_t>(std::clamp<size_t>((L + FILL_THREADS - 1) / FILL_THREADS, 4, MAX_CHUNK));
+  static const bool full_waves = [] {
+    const char* e = std::getenv("ZKGPU_MSM_FULL_WAVES");
+    return !(e && std::atoi(e) == 0);
+  }();
+  const size_t maxc = max_chunk();
+  if (!full_waves) return static_cast<uint32_t>(std::clamp<size_t>((L + (1u << 18) - 1) >> 18, 4, maxc));
+  const size_t cap = resident_sum_threads();
+  const size_t waves = std::max<size_t>(1, (L + maxc * cap - 1) / (maxc * cap));
+  const size_t S = std::clamp<size_t>((L + waves * cap - 1) / (waves * cap), 4, maxc);
+  // Even: a later level's entries are mostly pairs (the tail partial of chunk t, the head partial
+  // of chunk t + 1, at offsets 2t + 1, 2t + 2 once chunk 0's missing head shifts them), which even
+  // chunks never split, so that level leaves almost nothing for the next.
+  return static_cast<uint32_t>(std::min(S + (S & 1), maxc));
 }
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
-// The most chunks any L <= entries gives (chunks_for is not monotonic: 4F entries make F chunks of
-// 4, 4F + 1 make fewer chunks of 5), so buffers sized by it fit the first level (L = the nonzero
-// digits) and every later one (at most 2 * chunks entries).
+// The most chunks any L <= entries gives, so buffers sized by it fit the first level (L = the
+// nonzero digits) and every later one (at most 2 * chunks entries): S >= 4 gives at most L/4
+// chunks; with W waves of C threads, S >= L/(W*C) gives at most W*C <= L/64 + C chunks (and the
+// fixed rule at most max(L/64, 2^18)).
 size_t chunk_capacity(size_t entries) {
-  return std::max<size_t>({1, (entries + MAX_CHUNK - 1) / MAX_CHUNK, std::min<size_t>((entries + 3) / 4, FILL_THREADS)});
+  const size_t cap = std::max<size_t>(resident_sum_threads(), size_t{1} << 18);
+  return std::max<size_t>(1, std::min<size_t>((entries + 3) / 4, (entries + MAX_CHUNK - 1) / MAX_CHUNK + cap));
 }
 
 // memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
@@ -386,27 +513,23 @@ void ensure_staging(Workspace& ws) {
     if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<unsigned char>(Workspace::STAGE_BYTES);
     if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
   }
-  if (!ws.compute_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.compute_ready, cudaEventDisableTiming));
-  if (!ws.valid_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.valid_ready, cudaEventDisableTiming));
-  if (!ws.bases_ready) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.bases_ready, cudaEventDisableTiming));
+  for (cudaEvent_t* e : {&ws.start_ready, &ws.slice_ready, &ws.valid_ready, &ws.level_ready})
+    if (!*e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
   for (auto& e : ws.converted)
     if (!e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  if (!ws.readback.data()) ws.readback = rt::PinnedBuffer<uint32_t>(4);
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
+  if (!ws.digit_stream) ws.digit_stream = std::make_unique<PriorityStream>();
+  for (auto& cs : ws.convert_streams)
+    if (!cs) cs = std::make_unique<PriorityStream>();
 }
 
 // Uploads count elements from pageable host memory to dst (device) through the pinned staging
-// buffers on ws.copy_stream (when poisoning, after the work queued on `compute`: the fill of dst).
-// After each chunk's upload is queued, on_chunk(first, count, landed_event) may queue work on the
-// chunk: `compute` must wait for landed_event first.
+// buffers on ws.copy_stream. After each chunk's upload is queued, on_chunk(first, count,
+// landed_event) may queue work on the chunk, on a stream that waits for landed_event first.
 template <class T, class F>
-void staged_upload(Workspace& ws, T* dst, const T* host, size_t count, size_t chunk, cudaStream_t compute,
-                   F&& on_chunk) {
-  ensure_staging(ws);
+void staged_upload(Workspace& ws, T* dst, const T* host, size_t count, size_t chunk, F&& on_chunk) {
   cudaStream_t copy = *ws.copy_stream;
-  if (ws.poison) {  // the poison fill of dst, queued on compute, comes first
-    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.compute_ready, compute));
-    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(copy, ws.compute_ready, 0));
-  }
   int k = 0;
   for (size_t first = 0; first < count; first += chunk, k ^= 1) {
     const size_t c = std::min(chunk, count - first);
@@ -418,26 +541,96 @@ void staged_upload(Workspace& ws, T* dst, const T* host, size_t count, size_t ch
   }
 }
 
-// Uploads n scalars from pageable host memory into ws.scalars chunk by chunk and computes the
-// digits of each chunk as it lands.
-void upload_scalars_and_digits(Workspace& ws, const Scalar* host, uint32_t n, unsigned c, unsigned W, bool shared,
-                               cudaStream_t stream) {
-  grow(ws.scalars, n);
-  if (ws.poison) poison_fill(ws.scalars, stream);
-  staged_upload(ws, ws.scalars.data(), host, n, Workspace::STAGE_BYTES / sizeof(Scalar), stream,
-                [&](size_t first, size_t count, cudaEvent_t landed) {
-                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, landed, 0));
-                  digits_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(
-                      ws.scalars.data(), static_cast<uint32_t>(first), static_cast<uint32_t>(count), n, c, W, shared,
-                      ws.keys[0].data(), ws.vals[0].data());
-                  ZKGPU_CUDA_CHECK_LAUNCH();
-                });
+// A slice of the points: [first, first + count); its entries are keys/vals[k][W*first, W*(first + count)).
+struct Slice {
+  uint32_t first, count;
+};
+
+// Scalars (and bases) from host memory are processed in slices, so that the upload of one slice
+// overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
+// exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
+// (merge_buckets_kernel, one unified addition per bucket: 3.7 ms at 2^22 buckets on the H200 in
+// 256-thread blocks), except the last, which the reduction adds on the way (reduce_part).
+// The first slice is n/div points (at least min_first); each later one is `ratio` times all
+// points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
+// waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
+// difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^20 points, where the
+// second slice's launches and bucket set cost about what the upload they hide does (2^20 with a
+// separate merge pass: 9.9 ms either way). Bases from host (upload 44-48 ms against 88 of sums
+// plus about 30 of the bases' conversion on the GPU): 1/8, 2/8, 5/8 (ratio 2), one merge fewer
+// than 1/8, 1/8, 1/4, 1/2 (H200 run 3: merges 3.3 ms, device 148 ms), each slice's work still
+// longer than the next slice's upload.
+// ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
+// from host; D = 1 gives one slice.
+struct SlicePlan {
+  unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 2;
+};
+constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 20;
+SlicePlan slice_plan() {
+  SlicePlan p;
+  if (const char* e = std::getenv("ZKGPU_MSM_SLICES")) {
+    unsigned d = 0, r = 0, df = 0, f = 0;
+    if (std::sscanf(e, "%u,%u,%u,%u", &d, &r, &df, &f) == 4 && d >= 1 && r >= 1 && df >= 1 && f >= 1) p = {d, r, df, f};
+  }
+  return p;
 }
 
-void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream);
+std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, unsigned ratio) {
+  std::vector<Slice> out;
+  uint32_t done = 0;
+  uint32_t next = div == 1 ? n : std::max<uint32_t>(n / div, min_first);
+  while (done < n) {
+    uint32_t count = std::min(next, n - done);
+    if (n - done - count < min_first / 2) count = n - done;  // no sliver at the end
+    out.push_back({done, count});
+    done += count;
+    next = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{ratio} * done, n));
+  }
+  return out;
+}
+
+// Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
+// chunk as it lands (on digit_stream); records ws.slice_ready when the slice's digits are written.
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared) {
+  cudaStream_t ds = *ws.digit_stream;
+  const size_t base = size_t{W} * sl.first;
+  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, Workspace::STAGE_BYTES / sizeof(Scalar),
+                [&](size_t first, size_t count, cudaEvent_t landed) {
+                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
+                  digits_kernel<<<blocks_for(count), BLOCK, 0, ds>>>(
+                      ws.scalars.data(), static_cast<uint32_t>(sl.first + first), static_cast<uint32_t>(count),
+                      sl.first, sl.count, n, c, W, shared, ws.keys[0].data() + base, ws.vals[0].data() + base);
+                  ZKGPU_CUDA_CHECK_LAUNCH();
+                });
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.slice_ready, ds));
+}
+
+// Uploads the SW bases of slice sl and converts them on the device into ws.points; records
+// ws.converted[*] when they are all converted. The index of the first point where the map is
+// undefined lands in ws.bad, which check_bases reads after the MSM.
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl) {
+  // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
+  // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
+  // overlap to keep up with the upload.
+  size_t k = 0;
+  staged_upload(ws, ws.sw_points.data() + sl.first, host_points + sl.first, sl.count,
+                Workspace::STAGE_BYTES / sizeof(G1Affine), [&](size_t first, size_t count, cudaEvent_t landed) {
+                  cudaStream_t cs = *ws.convert_streams[k++ % Workspace::CONVERT_STREAMS];
+                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(cs, landed, 0));
+                  const unsigned threads = rt::ceil_div(count, CONVERT_BATCH);
+                  sw_to_te_kernel<<<rt::ceil_div(threads, 64), 64, 0, cs>>>(
+                      ws.sw_points.data(), ws.points.data(), static_cast<uint32_t>(sl.first + first),
+                      static_cast<uint32_t>(count), ws.bad.data());
+                  ZKGPU_CUDA_CHECK_LAUNCH();
+                });
+  for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j)
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.converted[j], *ws.convert_streams[j]));
+}
 
 // ZKGPU_MSM_PHASES set: one line per MSM on stderr with the time between marks (events on the
-// compute stream, so host waits in between count too), the breakdown the benchmark totals lack.
+// compute stream, so host waits in between count too), summed per name over the slices: the
+// breakdown the benchmark totals lack. "upload" is what the compute stream waited for uploads and
+// digits beyond its own work.
 class PhaseTimer {
  public:
   explicit PhaseTimer(cudaStream_t s) : s_(s), on_(std::getenv("ZKGPU_MSM_PHASES") != nullptr) { mark("start"); }
@@ -453,17 +646,23 @@ class PhaseTimer {
     marks_.push_back({name, e});
     ZKGPU_CUDA_CHECK(cudaEventRecord(e, s_));
   }
-  void report(uint32_t n, unsigned c, double host_ms) {
+  void report(uint32_t n, unsigned c, size_t slices, double host_ms) {
     if (!on_ || marks_.size() < 2) return;
     ZKGPU_CUDA_CHECK(cudaEventSynchronize(marks_.back().second));
-    std::fprintf(stderr, "msm phases ms (n=%u c=%u):", n, c);
+    std::vector<std::pair<std::string, float>> sums;
     float total = 0;
     for (size_t i = 1; i < marks_.size(); ++i) {
       float ms = 0;
       ZKGPU_CUDA_CHECK(cudaEventElapsedTime(&ms, marks_[i - 1].second, marks_[i].second));
       total += ms;
-      std::fprintf(stderr, " %s %.2f", marks_[i].first, ms);
+      auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == marks_[i].first; });
+      if (it == sums.end())
+        sums.push_back({marks_[i].first, ms});
+      else
+        it->second += ms;
     }
+    std::fprintf(stderr, "msm phases ms (n=%u c=%u slices=%zu):", n, c, slices);
+    for (const auto& p : sums) std::fprintf(stderr, " %s %.2f", p.first.c_str(), p.second);
     std::fprintf(stderr, " | device %.2f host-horner %.2f\n", total, host_ms);
   }
 
@@ -473,14 +672,25 @@ class PhaseTimer {
   std::vector<std::pair<const char*, cudaEvent_t>> marks_;
 };
 
+// Buckets per part in the reduction's first stage: up to MAX_REDUCE_LEN while that leaves at least
+// REDUCE_PARTS parts (a power of two dividing the buckets of a window).
+// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k.
+uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window) {
+  size_t target = REDUCE_PARTS;
+  if (const char* e = std::getenv("ZKGPU_MSM_REDUCE_PARTS")) target = size_t{1} << std::clamp(std::atoi(e), 4, 24);
+  uint32_t len = 1;
+  while (len < MAX_REDUCE_LEN && 2 * len <= buckets_per_window && nbuckets / (2 * len) >= target) len *= 2;
+  return len;
+}
+
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
-// With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded while the
-// GPU sorts, and converted on the device into ws.points (see check_bases).
+// With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded slice by
+// slice with the scalars and converted on the device into ws.points (see check_bases).
 TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned table_windows,
                          const G1Affine* host_points, const Scalar* d_scalars, const Scalar* host_scalars, uint32_t n,
                          unsigned c, cudaStream_t stream) {
-  const unsigned W = msm_window_count(c);
   const bool shared = table_windows != 0;  // d_points is a window table: one bucket set for all windows
+  const unsigned W = shared ? msm_window_count_half(c) : msm_window_count(c);
   if (shared && table_windows != W) throw_invalid("MSM window table built for another window size");
   const unsigned BW = shared ? 1 : W;  // bucket sets
   const uint32_t buckets_per_window = 1u << (c - 1);
@@ -488,19 +698,32 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const size_t entries = static_cast<size_t>(W) * n;
   if (entries >= (size_t{1} << 31)) throw_invalid("MSM too large for 32-bit entry indices; use a wider window");
 
+  const uint32_t min_first = static_cast<uint32_t>(ws.min_slice ? ws.min_slice : MIN_SLICE);
+  const SlicePlan plan = slice_plan();
+  std::vector<Slice> slices{{0, n}};
+  if (host_points)
+    slices = plan_slices(n, min_first, plan.div_from_host, plan.ratio_from_host);
+  else if (host_scalars && (n >= RESIDENT_SLICE_MIN_N || ws.min_slice))  // tests slice small inputs too
+    slices = plan_slices(n, min_first, plan.div_resident, plan.ratio_resident);
+  uint32_t max_count = 0;
+  for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
+  const bool sliced = slices.size() > 1;
+
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
-  // Buckets per thread in the window reduction: each thread is one serial chain, so take fewer
-  // buckets per thread (down to 4) until about one wave of threads (REDUCE_THREADS) runs.
-  uint32_t len = std::min(PART, buckets_per_window);
-  while (len > 4 && size_t{BW} * buckets_per_window / len < REDUCE_THREADS) len /= 2;
-  const uint32_t parts_per_window = buckets_per_window / len;  // both powers of two
+  const uint32_t len = reduce_len(nbuckets, buckets_per_window);
+  const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) + size_t{BW} * parts_per_window * 2 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
+  if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
-  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos}) have += b->size() * 4;
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets}) have += b->size() * sizeof(TeExtended);
+  // Every buffer `need` counts, so a repeated MSM of the same size skips the device-memory query.
+  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1]})
+    have += b->size() * 4;
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+    have += b->size() * sizeof(TeExtended);
+  have += ws.scalars.size() * sizeof(Scalar);
   if (need > have) rt::require_device_memory(need - std::min(need, have), "the BLS12-377 MSM workspace");
 
   for (int k = 0; k < 2; ++k) {
@@ -508,111 +731,181 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     grow(ws.vals[k], entries);  // the sort's spare value buffer later holds the per-chunk counts
     grow(ws.part_keys[k], max_parts);
     grow(ws.sums[k], max_parts);
-    grow(ws.parts[k], size_t{BW} * parts_per_window);
+    grow(ws.parts[k], 2 * size_t{parts});
   }
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
   grow(ws.buckets, nbuckets);
+  if (sliced) grow(ws.slice_buckets, nbuckets);
+  if (host_scalars) grow(ws.scalars, n);
+  if (host_points) {
+    rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
+    grow(ws.sw_points, n);
+    grow(ws.points, n);
+    grow(ws.bad, 1);
+  }
+  ensure_staging(ws);
   if (ws.poison) {
     for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                     &ws.counters})
       poison_fill(*b, stream);
-    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) poison_fill(*b, stream);
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+      poison_fill(*b, stream);
+    if (host_scalars) poison_fill(ws.scalars, stream);
+    if (host_points) {
+      poison_fill(ws.points, stream);
+      poison_fill(ws.sw_points, stream);
+    }
   }
-
-  // 1. digits, 2. sort by bucket key.
+  if (host_points) {
+    ws.readback[3] = n;  // no bad point yet
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &ws.readback[3], 4, cudaMemcpyHostToDevice, stream));
+  }
   PhaseTimer phases(stream);
-  if (host_scalars) {
-    upload_scalars_and_digits(ws, host_scalars, n, c, W, shared, stream);
-  } else {
-    digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, n, c, W, shared, ws.keys[0].data(),
-                                                       ws.vals[0].data());
-    ZKGPU_CUDA_CHECK_LAUNCH();
+  fill_identity(ws.buckets.data(), nbuckets, stream);
+  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
+    fill_identity(ws.slice_buckets.data(), nbuckets, stream);
   }
-  cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
+  // Every other stream starts after this set-up.
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.start_ready, stream));
+  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.copy_stream, ws.start_ready, 0));
+  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
+  for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
+
+
+  // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
+  // would free memory that queued work may still use... and synchronise the device).
   int end_bit = 1;
   while ((uint64_t{1} << end_bit) <= sentinel) ++end_bit;
-  size_t temp_bytes = 0;
-  ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dk, dv, entries, 0, end_bit, stream));
-  ensure_temp(ws, temp_bytes);
-  temp_bytes = ws.temp.size();
-  phases.mark("digits");
-  ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, entries, 0, end_bit, stream));
-  phases.mark("sort");
-  uint32_t* keys = dk.Current();
-  uint32_t* vals = dv.Current();
-
-  uint32_t total = static_cast<uint32_t>(entries);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.counters.data(), &total, 4, cudaMemcpyHostToDevice, stream));
-  count_valid_kernel<<<blocks_for(total), BLOCK, 0, stream>>>(keys, total, sentinel, ws.counters.data());
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  uint32_t valid = 0;
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&valid, ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
-  ensure_staging(ws);
-  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.valid_ready, stream));
-  if (host_points) {  // the host copies the bases into the staging buffers while the GPU sorts
-    upload_and_convert_bases(ws, host_points, n, stream);
-    d_points = ws.points.data();
-    phases.mark("bases");
+  {
+    size_t sort_bytes = 0, scan_bytes = 0;
+    cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
+    ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, size_t{W} * max_count, 0, end_bit,
+                                                     stream));
+    ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, ws.pos.data(), ws.pos.data(),
+                                                   static_cast<uint32_t>(max_chunks), stream));
+    ensure_temp(ws, std::max(sort_bytes, scan_bytes));
   }
-  ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.valid_ready));
-  if (valid == 0) return TeExtended::identity();  // every scalar is zero
 
-  // 3. bucket sums by fixed chunks, level by level, until no partial sums are left.
-  fill_identity_kernel<<<blocks_for(nbuckets), BLOCK, 0, stream>>>(ws.buckets.data(), nbuckets);
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  uint32_t* counts = ws.vals[dv.selector ^ 1].data();  // the sort's spare value buffer is free now
-  uint32_t L = valid;
-  const uint32_t* cur_keys = keys;
-  const TeExtended* cur_sums = nullptr;  // null at level 0 (entries refer to the bases)
-  for (int level = 0, out = 0; L > 0; ++level, out ^= 1) {
+  phases.mark("fill");
+  // Queues the loading of slice k: digits (and bases from host) on the other streams, or the digits
+  // of device scalars on the compute stream.
+  auto load = [&](size_t k) {
+    const Slice sl = slices[k];
+    if (host_scalars) {
+      upload_scalars_slice(ws, host_scalars, n, sl, c, W, shared);
+      if (host_points) upload_bases_slice(ws, host_points, sl);
+    } else {
+      digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, 0, n, n, c, W, shared, ws.keys[0].data(),
+                                                         ws.vals[0].data());
+      ZKGPU_CUDA_CHECK_LAUNCH();
+    }
+  };
+  // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
+  // readback[1] + readback[2] once the stream gets there.
+  const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
+  auto queue_level = [&](int level, TeExtended* target, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
+                         const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
     if (chunks > ws.pos.size() || 2 * size_t{chunks} > ws.sums[out].size())
       throw Error(ErrorCode::CudaError, "MSM bucket sums: chunk buffers sized too small (a bug)");
     partial_count_kernel<<<blocks_for(chunks), BLOCK, 0, stream>>>(cur_keys, L, S, chunks, counts);
     ZKGPU_CUDA_CHECK_LAUNCH();
-    temp_bytes = 0;
-    ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts, ws.pos.data(), chunks, stream));
-    ensure_temp(ws, temp_bytes);
-    temp_bytes = ws.temp.size();
+    size_t temp_bytes = ws.temp.size();
     ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.temp.data(), temp_bytes, counts, ws.pos.data(), chunks, stream));
-    uint32_t last[2] = {0, 0};
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&last[0], ws.pos.data() + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&last[1], counts + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[1], ws.pos.data() + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[2], counts + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
-    if (level == 0) {
-      chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, d_points, nullptr, L, S, chunks,
-                                                             ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
-    } else {
-      chunk_sums_kernel<false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks,
-                                                              ws.pos.data(), ws.buckets.data(), out_keys, out_sums);
-    }
+    const uint32_t* pos = ws.pos.data();
+    if (level == 0)
+      chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos, target,
+                                                             out_keys, out_sums);
+    else
+      chunk_sums_kernel<false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, pos,
+                                                              target, out_keys, out_sums);
     ZKGPU_CUDA_CHECK_LAUNCH();
-    ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
-    cur_keys = out_keys;
-    cur_sums = out_sums;
-    L = last[0] + last[1];
-    if (level == 0) phases.mark("sums0");
-  }
-  phases.mark("sums1+");
+  };
 
-  // 4. window reduction.
-  const uint32_t total_parts = BW * parts_per_window;
-  window_parts_kernel<<<rt::ceil_div(total_parts, 64), 64, 0, stream>>>(ws.buckets.data(), buckets_per_window, len,
-                                                                         parts_per_window, total_parts,
-                                                                         ws.parts[0].data());
+  load(0);
+  for (size_t k = 0; k < slices.size(); ++k) {
+    const Slice sl = slices[k];
+    const size_t base = size_t{W} * sl.first, count = size_t{W} * sl.count;
+    // 1. digits (queued by load), 2. sort of the slice's entries by bucket key.
+    if (host_scalars) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_ready, 0));
+    phases.mark("upload");
+    cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data() + base, ws.keys[1].data() + base),
+        dv(ws.vals[0].data() + base, ws.vals[1].data() + base);
+    size_t temp_bytes = ws.temp.size();
+    ZKGPU_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, count, 0, end_bit, stream));
+    const uint32_t* keys = dk.Current();
+    const uint32_t* vals = dv.Current();
+    count_valid_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(keys, static_cast<uint32_t>(count), sentinel,
+                                                                ws.counters.data());
+    ZKGPU_CUDA_CHECK_LAUNCH();
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[0], ws.counters.data(), 4, cudaMemcpyDeviceToHost, stream));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.valid_ready, stream));
+    phases.mark("sort");
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.valid_ready));
+    const uint32_t valid = ws.readback[0];
+
+    // 3. bucket sums by fixed chunks, level by level, until no partial sums are left. Level 0 runs
+    // while the host uploads the next slice.
+    uint32_t* counts = dv.Alternate();  // the sort's spare value buffer is free now
+    // Slice 0 sums into the buckets, later slices into their own set, merged after their levels.
+    TeExtended* target = k == 0 ? ws.buckets.data() : ws.slice_buckets.data();
+    if (valid) {
+      if (host_points)
+        for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+      queue_level(0, target, valid, keys, vals, nullptr, counts, 0);
+      ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
+      phases.mark("sums0");
+    }
+    if (k + 1 < slices.size()) load(k + 1);
+    if (!valid) continue;
+    ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
+    uint32_t L = ws.readback[1] + ws.readback[2];
+    for (int level = 1, out = 1; L > 0; ++level, out ^= 1) {
+      queue_level(level, target, L, ws.part_keys[out ^ 1].data(), nullptr, ws.sums[out ^ 1].data(), counts, out);
+      ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+      L = ws.readback[1] + ws.readback[2];
+    }
+    phases.mark("sums1+");
+    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (reduce_part)
+      // 128-thread blocks: 146 registers fit three per SM (12 warps), 256-thread blocks only one.
+      merge_buckets_kernel<<<rt::ceil_div(nbuckets, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
+          ws.buckets.data(), ws.slice_buckets.data(), nbuckets);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      phases.mark("merge");
+    }
+  }
+  // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
+  // and the next MSM's set-up come after this stream).
+  if (host_points)
+    for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+
+  // 4. window reduction: running sums over parts of len buckets, then folds down to one pair per
+  // window.
+  TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
+  bucket_parts_kernel<<<rt::ceil_div(parts, 64), 64, 0, stream>>>(
+      ws.buckets.data(), sliced ? ws.slice_buckets.data() : nullptr, len, parts, px[0], px[0] + parts);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
-  for (uint32_t width = parts_per_window; width > 1; width /= 2) {
-    pair_reduce_kernel<<<blocks_for(size_t{BW} * width / 2), BLOCK, 0, stream>>>(ws.parts[src].data(),
-                                                                                 ws.parts[src ^ 1].data(), width, BW);
+  size_t remaining = parts;  // pairs in px[src]
+  for (uint32_t per_window = buckets_per_window / len; per_window > 1;) {
+    const uint32_t g = std::min<uint32_t>(per_window, FOLD_PAIRS);
+    const size_t blocks = remaining / g;
+    weighted_fold_kernel<<<static_cast<unsigned>(blocks), g, 0, stream>>>(px[src], px[src] + remaining,
+                                                                          px[src ^ 1], px[src ^ 1] + blocks);
     ZKGPU_CUDA_CHECK_LAUNCH();
+    per_window /= g;
+    remaining = blocks;
     src ^= 1;
   }
   std::vector<TeExtended> window_sums(BW);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), ws.parts[src].data(), BW * sizeof(TeExtended),
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), px[src] + remaining, BW * sizeof(TeExtended),
                                    cudaMemcpyDeviceToHost, stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -625,7 +918,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
     result = te_add(result, window_sums[w]);
   }
-  phases.report(n, c, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count());
+  phases.report(n, c, slices.size(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count());
   return result;
 }
 
@@ -648,13 +941,23 @@ unsigned default_window_bits(size_t n) {
   return std::clamp(lg >= 4 ? lg - 4 : 2u, 6u, 18u);
 }
 
+namespace {
+unsigned forced_table_window = 0;  // tests (set_msm_table_window)
+}  // namespace
+
 unsigned table_window_bits(size_t n) {
   // With one shared bucket set the cost is about n*W additions into buckets plus 2.5 per bucket
   // (identity fill, running sums); c <= 23 keeps the sorted keys at 23 bits (three radix passes).
+  if (forced_table_window) return forced_table_window;
+  if (const char* e = std::getenv("ZKGPU_MSM_TABLE_WINDOW")) {  // measurements: the table's c
+    const int c = std::atoi(e);
+    if (c >= 8 && c <= 23) return static_cast<unsigned>(c);
+  }
   unsigned best = 8;
   double best_cost = 1e300;
   for (unsigned c = 8; c <= 23; ++c) {
-    const double cost = static_cast<double>(n) * msm_window_count(c) + 2.5 * static_cast<double>(1u << (c - 1));
+    const double cost =
+        static_cast<double>(n) * msm_window_count_half(c) + 2.5 * static_cast<double>(1u << (c - 1));
     if (cost < best_cost) best_cost = cost, best = c;
   }
   return best;
@@ -664,7 +967,7 @@ namespace {
 // The window table of b (b.n > 0), when it fits in at most half of the free device memory (the
 // MSM workspace needs the rest); otherwise b keeps no table and MSMs take the per-window buckets.
 void build_window_table(detail::DeviceBases& b) {
-  const unsigned c = table_window_bits(b.n), W = msm_window_count(c);
+  const unsigned c = table_window_bits(b.n), W = msm_window_count_half(c);
   const size_t bytes = size_t{W} * b.n * sizeof(TePrecomputed);
   if (size_t{W} * b.n >= (size_t{1} << 31)) return;  // table indices carry a sign bit in 32 bits
   size_t free_b = 0, total_b = 0;
@@ -728,47 +1031,6 @@ TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_sca
 }
 
 namespace {
-// Uploads SW bases and converts them on the device into ws.points; Error(InvalidArgument) naming
-// the first point where the map is undefined.
-// Queues the upload of the SW bases and their conversion on the device into ws.points; the index
-// of the first point where the map is undefined lands in ws.bad, which check_bases reads after the
-// MSM (nothing waits for it before the bucket sums).
-void upload_and_convert_bases(Workspace& ws, const G1Affine* host_points, uint32_t n, cudaStream_t stream) {
-  rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
-  grow(ws.sw_points, n);
-  grow(ws.points, n);
-  grow(ws.bad, 1);
-  if (ws.poison) {
-    poison_fill(ws.points, stream);
-    poison_fill(ws.sw_points, stream);
-  }
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &n, 4, cudaMemcpyHostToDevice, stream));
-  ensure_staging(ws);
-  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.bases_ready, stream));
-  for (auto& cs : ws.convert_streams) {
-    if (!cs) cs = std::make_unique<rt::Stream>();
-    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.bases_ready, 0));
-  }
-  // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
-  // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
-  // overlap to keep up with the upload.
-  size_t k = 0;
-  staged_upload(ws, ws.sw_points.data(), host_points, n, Workspace::STAGE_BYTES / sizeof(G1Affine), stream,
-                [&](size_t first, size_t count, cudaEvent_t landed) {
-                  cudaStream_t cs = *ws.convert_streams[k++ % Workspace::CONVERT_STREAMS];
-                  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(cs, landed, 0));
-                  const unsigned threads = rt::ceil_div(count, CONVERT_BATCH);
-                  sw_to_te_kernel<<<rt::ceil_div(threads, 64), 64, 0, cs>>>(
-                      ws.sw_points.data(), ws.points.data(), static_cast<uint32_t>(first),
-                      static_cast<uint32_t>(count), ws.bad.data());
-                  ZKGPU_CUDA_CHECK_LAUNCH();
-                });
-  for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j) {
-    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.converted[j], *ws.convert_streams[j]));
-    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.converted[j], 0));
-  }
-}
-
 void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream) {
   uint32_t bad = n;
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.bad.data(), 4, cudaMemcpyDeviceToHost, stream));
@@ -821,6 +1083,17 @@ void set_msm_poison(bool on) {
   ws.poison = on;
 }
 
+void set_msm_table_window(unsigned c) {
+  if (c != 0 && (c < 2 || c > 23)) throw_invalid("window table bits must be 2..23");
+  forced_table_window = c;
+}
+
+void set_msm_min_slice(size_t points) {
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  ws.min_slice = points;
+}
+
 void release_msm_workspace() {
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
@@ -829,10 +1102,11 @@ void release_msm_workspace() {
   ws.sw_points.reset();
   ws.bad.reset();
   for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<unsigned char>();
+  ws.readback = rt::PinnedBuffer<uint32_t>();
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                   &ws.counters})
     b->reset();
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
   ws.temp.reset();
 }
 
