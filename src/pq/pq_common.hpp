@@ -8,18 +8,17 @@
 
 namespace zkgpu::pq {
 
-// Auto sends a batch to the GPU from these sizes up. From the final H200 run of 2026-11-30
-// (BENCHMARKS.md: warp kernels and the chunked pipeline against our SIMD CPU backend on 16
-// threads, batches 1, 1024 and 65536). ML-KEM encaps and decaps: the GPU wins 4x at 1024 and loses
-// 7-9x at 1, a call costing it ~0.2-0.3 ms against the CPU's ~330-470 k items/s, which puts the tie
-// near 100 items: 256 keeps a margin. ML-KEM keygen (xof and warp kernels, run of 16:47 the same
-// day): the GPU wins 1.85x at 256 (842 k/s against 456 k/s, ML-KEM-768) and 4x at 1024, so it
-// shares that threshold. ML-DSA keygen and sign: the GPU wins 1.3-1.6x at 1024. ML-DSA verify: 4-7x at 1024, while
-// one item costs the GPU ~0.3 ms; 256 is interpolated as for ML-KEM.
+// Auto sends a batch to the GPU from these sizes up: the H200 runs of 2026-11-30 (BENCHMARKS.md:
+// GPU kernels and the chunked pipeline against our SIMD CPU backend on 16 threads). ML-KEM
+// (keygen, encaps, decaps): the GPU wins 2.1-3.5x at 256 items and loses 5-10x at 1 (a call
+// costs it ~0.1-0.2 ms), so the tie lies between; 256 keeps a margin. ML-DSA sign (one
+// persistent kernel per chunk): the GPU wins 2.4-2.8x at 256. ML-DSA verify: 1.5-2.4x at 256.
+// ML-DSA keygen (still one thread per item on the GPU): the CPU wins 2.3-2.8x at 256, the GPU
+// 1.1-1.45x at 1024.
 inline constexpr uint64_t MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS = 256;
 inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 256;  // encaps, decaps
 inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;  // keygen
-inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 1024;
+inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 256;
 inline constexpr uint64_t MLDSA_VERIFY_GPU_CROSSOVER_ITEMS = 256;
 
 // Throws when a packed buffer does not hold exactly n items of `item` bytes.
