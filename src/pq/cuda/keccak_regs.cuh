@@ -28,12 +28,18 @@ ZKGPU_HD void clear(uint64_t (&s)[25]) {
 }
 
 // Padding (the domain bits `suffix`, then pad10*1) for a message whose last block holds BYTES
-// bytes, already XORed into s, then the permutation: s[0 .. RATE/8) is the first output block.
+// bytes, already XORed into s.
 template <unsigned RATE, unsigned BYTES>
-ZKGPU_HD void pad_permute(uint64_t (&s)[25], uint8_t suffix) {
+ZKGPU_HD void pad(uint64_t (&s)[25], uint8_t suffix) {
   static_assert(RATE % 8 == 0 && BYTES < RATE, "the padding starts inside the last block");
   s[BYTES / 8] ^= uint64_t(suffix) << (8 * (BYTES % 8));
   s[RATE / 8 - 1] ^= uint64_t(0x80) << 56;
+}
+
+// pad, then the permutation: s[0 .. RATE/8) is the first output block.
+template <unsigned RATE, unsigned BYTES>
+ZKGPU_HD void pad_permute(uint64_t (&s)[25], uint8_t suffix) {
+  pad<RATE, BYTES>(s, suffix);
   keccak::keccak_permute(s);
 }
 

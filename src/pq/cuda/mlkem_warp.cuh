@@ -122,23 +122,31 @@ __device__ uint32_t encrypt_uv(const Poly* y, Poly& w, ALane&& a_lane, NoiseLane
         dst[b] = bytes[b];
     }
   };
-  for (int i = 0; i < K; ++i) {  // u_i
+  // This lane's 8 coefficients of NTT^-1(sum_j operand_j o y-hat_j) + CBD(PRF(r, noise)), before
+  // reduction: operand(j, v) gives those of operand_j. w holds the inverse NTT's input and output.
+  auto row = [&](auto&& operand, int noise, int32_t out[8]) {
     int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int j = 0; j < K; ++j) {
       int16_t a[8];
-      a_lane(i, j, a);
+      operand(j, a);
       basemul_lane(acc, a, y[j].c + o, lane);
     }
 #pragma unroll
     for (int e = 0; e < 8; ++e) w.c[o + e] = mlkem::barrett_reduce(acc[e]);
     __syncwarp();
     invntt_tomont(w.c, lane);
-    int16_t e1[8];
-    noise_lane(K + i, e1);
+    int16_t err[8];
+    noise_lane(noise, err);
+#pragma unroll
+    for (int e = 0; e < 8; ++e) out[e] = int32_t(w.c[o + e]) + err[e];
+  };
+  for (int i = 0; i < K; ++i) {  // u_i
+    int32_t sum[8];
+    row([&](int j, int16_t a[8]) { a_lane(i, j, a); }, K + i, sum);
     uint32_t v[8];
 #pragma unroll
     for (int e = 0; e < 8; ++e) {
-      const int16_t u = mlkem::barrett_reduce(int16_t(w.c[o + e] + e1[e]));
+      const int16_t u = mlkem::barrett_reduce(int16_t(sum[e]));
       v[e] = mlkem::compress(uint32_t(mlkem::to_canonical(u)), P::du);
     }
     const size_t at = size_t(32 * P::du * i + P::du * lane);
@@ -146,23 +154,13 @@ __device__ uint32_t encrypt_uv(const Poly* y, Poly& w, ALane&& a_lane, NoiseLane
     __syncwarp();  // w is rewritten next
   }
   {  // v
-    int16_t acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (int j = 0; j < K; ++j) {
-      int16_t t[8];
-      decode12_lane(t, ek + 384 * j, lane);
-      basemul_lane(acc, t, y[j].c + o, lane);
-    }
-#pragma unroll
-    for (int e = 0; e < 8; ++e) w.c[o + e] = mlkem::barrett_reduce(acc[e]);
-    __syncwarp();
-    invntt_tomont(w.c, lane);
-    int16_t e2[8];
-    noise_lane(2 * K, e2);
+    int32_t sum[8];
+    row([&](int j, int16_t t[8]) { decode12_lane(t, ek + 384 * j, lane); }, 2 * K, sum);
     const uint8_t mbyte = m[lane];
     uint32_t v[8];
 #pragma unroll
     for (int e = 0; e < 8; ++e) {
-      const int16_t x = int16_t(w.c[o + e] + e2[e] + mlkem::msg_coeff(mbyte, e));
+      const int16_t x = int16_t(sum[e] + mlkem::msg_coeff(mbyte, e));
       v[e] = mlkem::compress(uint32_t(mlkem::to_canonical(mlkem::barrett_reduce(x))), P::dv);
     }
     const size_t at = size_t(32 * P::du * K + P::dv * lane);

@@ -12,6 +12,7 @@
 
 #include "core/keccak/keccak.hpp"
 #include "core/keccak/keccak_lanes.hpp"
+#include "pq/cuda/keccak_regs.cuh"
 
 namespace zkgpu::cuda {
 
@@ -80,12 +81,11 @@ class WarpKeccak {
 __device__ __forceinline__ void shake256_words(const uint8_t* seed, uint8_t b0, uint8_t b1, uint64_t* out, int words) {
   constexpr int RATE_WORDS = int(keccak::SHAKE256_RATE / 8);  // 17
   uint64_t st[25];
+  keccak_regs::clear(st);
 #pragma unroll
-  for (int i = 0; i < 25; ++i) st[i] = 0;
-#pragma unroll
-  for (int i = 0; i < 8; ++i) st[i] = reinterpret_cast<const uint64_t*>(seed)[i];
-  st[8] = uint64_t(b0) | uint64_t(b1) << 8 | uint64_t(0x1F) << 16;  // SHAKE domain bits at byte 66
-  st[RATE_WORDS - 1] = uint64_t(0x80) << 56;                         // final bit of the 136-byte rate
+  for (int i = 0; i < 8; ++i) st[i] = keccak_regs::load64(seed + 8 * i);
+  st[8] = uint64_t(b0) | uint64_t(b1) << 8;
+  keccak_regs::pad<keccak::SHAKE256_RATE, 66>(st, 0x1F);  // permuted at the top of the squeeze loop
 #pragma unroll 1
   for (int w0 = 0; w0 < words; w0 += RATE_WORDS) {
     keccak::keccak_permute(st);
