@@ -14,8 +14,15 @@
 
 #include <omp.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/bls12_377/signed_digits.hpp"
@@ -31,6 +38,60 @@
 namespace zkgpu::bls12_377::cpu {
 
 namespace {
+
+// ZKGPU_MSM_PHASES set: one stderr line per CPU MSM with the CPU time of each phase summed over
+// the threads (CLOCK_THREAD_CPUTIME_ID: on a shared or oversubscribed machine the wall clock
+// says little about where one thread's time goes) and the wall time of the whole MSM.
+enum Phase { DIGITS, SCATTER, SORT, SUMS, REDUCE, COMBINE, PHASES };
+bool phases_enabled() {
+  static const bool on = std::getenv("ZKGPU_MSM_PHASES") != nullptr;
+  return on;
+}
+struct PhaseClock {
+  const bool on = phases_enabled();
+  std::atomic<int64_t> ns[PHASES] = {};
+  static int64_t now() {
+    timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1000000000ll + t.tv_nsec;
+  }
+  // Adds the thread time since t0 to phase p and returns the new mark.
+  int64_t lap(Phase p, int64_t t0) {
+    if (!on) return 0;
+    const int64_t t = now();
+    ns[p] += t - t0;
+    return t;
+  }
+  int64_t start() const { return on ? now() : 0; }
+};
+
+// The digits (int16, W*n) and entries (u32, up to W*n) arrays, kept between MSMs. Fresh ones
+// cost a page fault per 2 MiB (4 KiB where the kernel has no huge page at hand) and the kernel
+// zeroing 100 MiB at 2^20 on every call: one Zen 4 thread at 2^20 spent 178 ms in the digit pass
+// and 181 ms in the scatter pass with fresh arrays, 105 and 35 ms when reused. One process-wide
+// set (like the GPU workspace), taken by try_lock: concurrent MSMs allocate their own. Up to
+// KEEP_BYTES stays allocated after an MSM; larger inputs get arrays freed on return.
+template <class T>
+struct HugeArray {
+  std::unique_ptr<T[]> p;
+  size_t cap = 0;
+  T* get(size_t len) {
+    if (len > cap) {
+      p.reset();
+      p = std::make_unique_for_overwrite<T[]>(len);
+      advise_huge_pages(p.get(), len * sizeof(T));
+      cap = len;
+    }
+    return p.get();
+  }
+};
+struct Workspace {
+  HugeArray<int16_t> digits;
+  HugeArray<uint32_t> entries;
+};
+constexpr size_t KEEP_BYTES = size_t{1} << 30;  // about 2^23 points at c = 15
+std::mutex g_workspace_mutex;
+Workspace g_workspace;
 
 // k * P for a small k >= 0 (the range offset lo_r < 2^14), double-and-add from the top bit.
 TeExtended te_mul_small(const TeExtended& p, size_t k) {
@@ -117,7 +178,8 @@ ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* bas
 // the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries.
 ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
                                        size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket,
-                                       TeExtended& acc_out, TeExtended& run_out) {
+                                       TeExtended& acc_out, TeExtended& run_out, PhaseClock& clk) {
+  int64_t t0 = clk.start();
   // Counting sort of the task's entries by bucket.
   sc.cnt.assign(S + 1, 0);
   sc.sorted.resize(m);
@@ -139,6 +201,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
   sc.out52.assign(S * WORDS52, 0);
   for (size_t j = 0; j < S; ++j) sc.out52[j * WORDS52 + 8] = sc.out52[j * WORDS52 + 16] = 1;
 
+  t0 = clk.lap(SORT, t0);
   size_t lo[LANES], hi[LANES], steps = 0;
   for (int l = 0; l < LANES; ++l) {
     lo[l] = m * static_cast<size_t>(l) / LANES;
@@ -266,6 +329,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
     for (int l = 0; l < LANES; ++l)
       if ((take >> l) & 1) head_bucket[l] = -1;
   }
+  t0 = clk.lap(SUMS, t0);
   if (S % LANES != 0) {  // tiny windows (S < 8): convert every bucket, reduce on the scalar path
     for (size_t j0 = 0; j0 < S; j0 += LANES) {
       const uint64_t* src[LANES];
@@ -278,6 +342,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
       records_to_te(src, dst);
     }
     reduce_range(bucket, S, acc_out, run_out);
+    clk.lap(REDUCE, t0);
     return;
   }
   // Running sums on eight lanes: lane l takes buckets [l q, (l + 1) q), q = S / 8, and returns
@@ -317,6 +382,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_
   for (size_t k = q; k > 1; k /= 2) weighted = te_double(weighted);
   acc_out = te_add(a, weighted);
   run_out = s_all;
+  clk.lap(REDUCE, t0);
 }
 #endif
 
@@ -334,6 +400,8 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   if (n == 0) return TeExtended::identity();
   const bool use_ifma = acc_path == Accumulation::Ifma || (acc_path == Accumulation::Auto && ifma_available());
   if (use_ifma && !ifma_available()) throw Error(ErrorCode::Unavailable, "this CPU (or build) has no AVX-512 IFMA");
+  PhaseClock clk;
+  const auto wall0 = std::chrono::steady_clock::now();
   const size_t W = msm_window_count(c);
   const size_t buckets = size_t{1} << (c - 1);
   // Smaller ranges when there would be fewer than ~4 tasks per thread (small n, many threads).
@@ -341,28 +409,57 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   size_t S = std::min(buckets, RANGE_BUCKETS);
   while (S > 64 && W * (buckets / S) < 4 * threads) S /= 2;
   const size_t R = buckets / S;  // ranges per window (both powers of two)
+  // |digit| - 1 >> log2 S is the range: S is a run-time value, and a division by it in the digit
+  // and scatter loops was a 64-bit div per digit.
+  const unsigned log2_s = static_cast<unsigned>(__builtin_ctzll(S));
   const size_t groups = W * R;   // group g = w * R + r
 
   // Blocks of points for the counting sort: enough for all threads, each with its own histogram.
   const size_t blocks = std::clamp<size_t>(n / 4096, 1, 4 * threads);
-  // Digits and entries are written in full by the parallel loops below: left uninitialised here
-  // (100 MiB at 2^20), so their pages are first touched by those threads, not zeroed serially.
-  auto digits = std::make_unique_for_overwrite<int16_t[]>(W * n);
-  advise_huge_pages(digits.get(), W * n * sizeof(int16_t));  // read at random by the tasks
+  // Digits and entries are written in full by the parallel loops below: left uninitialised
+  // (100 MiB at 2^20), so a fresh array's pages are first touched by those threads, not zeroed
+  // serially. Huge pages: the digits are read at random by the tasks.
+  std::unique_lock<std::mutex> ws_lock(g_workspace_mutex, std::try_to_lock);
+  Workspace own;
+  Workspace& ws = ws_lock.owns_lock() && W * n * (sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES ? g_workspace : own;
+  int16_t* const digits = ws.digits.get(W * n);
   std::vector<uint32_t> count(blocks * groups, 0);  // count[b * groups + g], then its offset
 
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
+    const int64_t t0 = clk.start();
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
     uint32_t* cnt = count.data() + b * groups;
-    for (size_t i = lo; i < hi; ++i) {
-      uint32_t carry = 0;
-      for (size_t w = 0; w < W; ++w) {
-        const int32_t d = next_signed_digit(scalars[i], static_cast<unsigned>(w), c, carry);
-        digits[w * n + i] = static_cast<int16_t>(d);
-        if (d != 0) ++cnt[w * R + (static_cast<size_t>(d < 0 ? -d : d) - 1) / S];
+    const uint64_t mask = (uint64_t{1} << c) - 1;
+    const uint32_t half = 1u << (c - 1);
+    // Digits of CHUNK points at a time into a small buffer, then copied out window by window:
+    // stored directly, the W rows n * 2 bytes apart (2 MiB at 2^20) all fall into the same L1
+    // sets, and the stores missed.
+    constexpr size_t CHUNK = 256;
+    alignas(64) int16_t buf[msm_window_count(2)][CHUNK];
+    for (size_t i0 = lo; i0 < hi; i0 += CHUNK) {
+      const size_t len = std::min(CHUNK, hi - i0);
+      for (size_t t = 0; t < len; ++t) {
+        // next_signed_digit's digits without its branches: the carry test goes either way with
+        // probability 1/2 on random scalars (its mispredictions were ~40 % of this loop on one
+        // Zen 4 thread), and the window's bits come from a 128-bit shift of two words (a fifth,
+        // zero word covers the top window: (W - 1) * c <= 253).
+        const Scalar& sc = scalars[i0 + t];
+        const uint64_t words[5] = {sc.l[0], sc.l[1], sc.l[2], sc.l[3], 0};
+        uint32_t carry = 0;
+        for (size_t w = 0; w < W; ++w) {
+          const unsigned pos = static_cast<unsigned>(w) * c, k = pos / 64;
+          const unsigned __int128 pair = (static_cast<unsigned __int128>(words[k + 1]) << 64) | words[k];
+          const uint32_t v = static_cast<uint32_t>(static_cast<uint64_t>(pair >> (pos % 64)) & mask) + carry;
+          carry = (half - v) >> 31;  // v > 2^(c-1): the digit becomes v - 2^c
+          const int32_t d = static_cast<int32_t>(v) - static_cast<int32_t>(carry << c);
+          buf[w][t] = static_cast<int16_t>(d);
+          if (d != 0) ++cnt[w * R + ((static_cast<size_t>(d < 0 ? -d : d) - 1) >> log2_s)];
+        }
       }
+      for (size_t w = 0; w < W; ++w) std::copy_n(buf[w], len, digits + w * n + i0);
     }
+    clk.lap(DIGITS, t0);
   }
   // Exclusive prefix over (group, block): group g's entries are contiguous, blocks in order, so
   // each group lists its point indices in increasing order.
@@ -379,21 +476,22 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     }
     group_start[groups] = run;
   }
-  auto entries = std::make_unique_for_overwrite<uint32_t[]>(group_start[groups]);  // point indices (n <= 2^26)
-  advise_huge_pages(entries.get(), group_start[groups] * sizeof(uint32_t));  // fewer page faults
+  uint32_t* const entries = ws.entries.get(group_start[groups]);  // point indices (n <= 2^26)
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
+    const int64_t t0 = clk.start();
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
     uint32_t* off = count.data() + b * groups;
     for (size_t w = 0; w < W; ++w) {
-      const int16_t* d = digits.get() + w * n;
+      const int16_t* d = digits + w * n;
       for (size_t i = lo; i < hi; ++i) {
         const int32_t v = d[i];
         if (v == 0) continue;
-        const size_t g = w * R + (static_cast<size_t>(v < 0 ? -v : v) - 1) / S;
+        const size_t g = w * R + ((static_cast<size_t>(v < 0 ? -v : v) - 1) >> log2_s);
         entries[group_start[g] + off[g]++] = static_cast<uint32_t>(i);
       }
     }
+    clk.lap(SCATTER, t0);
   }
 
   // Largest tasks first: the last window's few ranges hold twice the entries of the others (at
@@ -409,21 +507,23 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   {
     std::vector<TeExtended> bucket(S);
 #if ZKGPU_MSM_IFMA
-    IfmaScratch scratch;
+    // Kept per thread (OpenMP's pool threads persist): no allocation per MSM.
+    thread_local IfmaScratch scratch;
 #endif
 #pragma omp for schedule(dynamic, 1)
     for (size_t k = 0; k < groups; ++k) {
       const size_t g = order[k];
       if (group_start[g + 1] == group_start[g]) continue;  // partial[g] stays the identity
       const size_t w = g / R, r = g % R;
-      const int16_t* d = digits.get() + w * n;
-      const uint32_t* e = entries.get() + group_start[g];
+      const int16_t* d = digits + w * n;
+      const uint32_t* e = entries + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
       const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
       TeExtended run, acc;
 #if ZKGPU_MSM_IFMA
-      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run);
+      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run, clk);
 #endif
+      int64_t t0 = clk.start();
       if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       for (size_t k = 0; !use_ifma && k < m; ++k) {
         // The point four entries ahead: its 144 bytes are 3 cache lines, the addition ~7 products.
@@ -443,14 +543,27 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
           bk = te_add_precomputed(bk, points[i].neg());
         }
       }
+      if (!use_ifma) t0 = clk.lap(SUMS, t0);
       if (!use_ifma) reduce_range(bucket.data(), S, acc, run);
       partial[g] = r == 0 ? acc : te_add(acc, te_mul_small(run, r * S));
+      clk.lap(REDUCE, t0);
     }
   }
+  const int64_t t0 = clk.start();
   TeExtended result = TeExtended::identity();
   for (size_t w = W; w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
     for (size_t r = 0; r < R; ++r) result = te_add(result, partial[w * R + r]);
+  }
+  clk.lap(COMBINE, t0);
+  if (clk.on) {
+    const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall0).count();
+    auto ms = [&](Phase p) { return static_cast<double>(clk.ns[p].load()) * 1e-6; };
+    std::fprintf(stderr,
+                 "cpu msm phases: n %zu c %u threads %zu %s | CPU ms over all threads: digits %.1f scatter %.1f "
+                 "sort %.1f sums %.1f reduce %.1f combine %.1f | wall %.1f ms\n",
+                 n, c, threads, use_ifma ? "ifma" : "scalar", ms(DIGITS), ms(SCATTER), ms(SORT), ms(SUMS), ms(REDUCE),
+                 ms(COMBINE), wall);
   }
   return result;
 }
