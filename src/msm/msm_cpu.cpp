@@ -88,6 +88,7 @@ struct HugeArray {
 struct Workspace {
   HugeArray<int16_t> digits;
   HugeArray<uint32_t> entries;
+  HugeArray<uint16_t> entry_bucket;
 };
 constexpr size_t KEEP_BYTES = size_t{1} << 30;  // about 2^23 points at c = 15
 std::mutex g_workspace_mutex;
@@ -175,27 +176,22 @@ ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* bas
 }
 
 // One task on the IFMA path: acc_out = A_r and run_out = S_r of the range (see reduce_range) for
-// the entries e[0..m) with digits d (as in msm_te); bucket is scratch of S entries.
-ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const int16_t* d, const uint32_t* e, size_t m,
-                                       size_t base, size_t S, IfmaScratch& sc, TeExtended* bucket,
+// the entries e[0..m) (point index | negative << 31) in buckets eb[0..m) (as in msm_te); bucket is
+// scratch of S entries.
+ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32_t* e, const uint16_t* eb, size_t m,
+                                       size_t S, IfmaScratch& sc, TeExtended* bucket,
                                        TeExtended& acc_out, TeExtended& run_out, PhaseClock& clk) {
   int64_t t0 = clk.start();
   // Counting sort of the task's entries by bucket.
   sc.cnt.assign(S + 1, 0);
   sc.sorted.resize(m);
   sc.bk.resize(m);
-  for (size_t k = 0; k < m; ++k) {
-    const int32_t v = d[e[k]];
-    ++sc.cnt[static_cast<size_t>(v < 0 ? -v : v) - base + 1];
-  }
+  for (size_t k = 0; k < m; ++k) ++sc.cnt[eb[k] + 1];
   for (size_t j = 0; j < S; ++j) sc.cnt[j + 1] += sc.cnt[j];
   for (size_t k = 0; k < m; ++k) {
-    const uint32_t i = e[k];
-    const int32_t v = d[i];
-    const size_t j = static_cast<size_t>(v < 0 ? -v : v) - base;
-    const uint32_t pos = sc.cnt[j]++;
-    sc.sorted[pos] = i | (v < 0 ? 0x80000000u : 0u);
-    sc.bk[pos] = static_cast<uint16_t>(j);
+    const uint32_t pos = sc.cnt[eb[k]]++;
+    sc.sorted[pos] = e[k];
+    sc.bk[pos] = eb[k];
   }
   // Every bucket starts as the identity (0 : 1 : 1 : 0).
   sc.out52.assign(S * WORDS52, 0);
@@ -421,7 +417,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   // serially. Huge pages: the digits are read at random by the tasks.
   std::unique_lock<std::mutex> ws_lock(g_workspace_mutex, std::try_to_lock);
   Workspace own;
-  Workspace& ws = ws_lock.owns_lock() && W * n * (sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES ? g_workspace : own;
+  Workspace& ws = ws_lock.owns_lock() && W * n * (2 * sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES ? g_workspace : own;
   int16_t* const digits = ws.digits.get(W * n);
   std::vector<uint32_t> count(blocks * groups, 0);  // count[b * groups + g], then its offset
 
@@ -476,7 +472,11 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     }
     group_start[groups] = run;
   }
-  uint32_t* const entries = ws.entries.get(group_start[groups]);  // point indices (n <= 2^26)
+  // Entry: point index (n <= 2^26) | (digit < 0) << 31, and its bucket within the range
+  // (|digit| - 1 mod S) beside it, so the tasks sort their entries by bucket reading both
+  // sequentially instead of looking up each entry's digit at random (2 MiB of digits per window).
+  uint32_t* const entries = ws.entries.get(group_start[groups]);
+  uint16_t* const entry_bucket = ws.entry_bucket.get(group_start[groups]);
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
     const int64_t t0 = clk.start();
@@ -487,8 +487,11 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
       for (size_t i = lo; i < hi; ++i) {
         const int32_t v = d[i];
         if (v == 0) continue;
-        const size_t g = w * R + ((static_cast<size_t>(v < 0 ? -v : v) - 1) >> log2_s);
-        entries[group_start[g] + off[g]++] = static_cast<uint32_t>(i);
+        const size_t a = static_cast<size_t>(v < 0 ? -v : v) - 1;
+        const size_t g = w * R + (a >> log2_s);
+        const size_t p = group_start[g] + off[g]++;
+        entries[p] = static_cast<uint32_t>(i) | (v < 0 ? 0x80000000u : 0u);
+        entry_bucket[p] = static_cast<uint16_t>(a & (S - 1));
       }
     }
     clk.lap(SCATTER, t0);
@@ -515,33 +518,26 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
       const size_t g = order[k];
       if (group_start[g + 1] == group_start[g]) continue;  // partial[g] stays the identity
       const size_t w = g / R, r = g % R;
-      const int16_t* d = digits + w * n;
       const uint32_t* e = entries + group_start[g];
+      const uint16_t* eb = entry_bucket + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
-      const size_t base = r * S + 1;  // |digit| of bucket 0 of this range
       TeExtended run, acc;
 #if ZKGPU_MSM_IFMA
-      if (use_ifma) accumulate_ifma(points, d, e, m, base, S, scratch, bucket.data(), acc, run, clk);
+      if (use_ifma) accumulate_ifma(points, e, eb, m, S, scratch, bucket.data(), acc, run, clk);
 #endif
       int64_t t0 = clk.start();
       if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
       for (size_t k = 0; !use_ifma && k < m; ++k) {
         // The point four entries ahead: its 144 bytes are 3 cache lines, the addition ~7 products.
         if (k + 4 < m) {
-          const char* q = reinterpret_cast<const char*>(points + e[k + 4]);
+          const char* q = reinterpret_cast<const char*>(points + (e[k + 4] & 0x7fffffffu));
           __builtin_prefetch(q);
           __builtin_prefetch(q + 64);
           __builtin_prefetch(q + 128);
         }
-        const uint32_t i = e[k];
-        const int32_t v = d[i];
-        if (v > 0) {
-          TeExtended& bk = bucket[static_cast<size_t>(v) - base];
-          bk = te_add_precomputed(bk, points[i]);
-        } else {
-          TeExtended& bk = bucket[static_cast<size_t>(-v) - base];
-          bk = te_add_precomputed(bk, points[i].neg());
-        }
+        const uint32_t i = e[k] & 0x7fffffffu;
+        TeExtended& bk = bucket[eb[k]];
+        bk = te_add_precomputed(bk, (e[k] >> 31) ? points[i].neg() : points[i]);
       }
       if (!use_ifma) t0 = clk.lap(SUMS, t0);
       if (!use_ifma) reduce_range(bucket.data(), S, acc, run);
