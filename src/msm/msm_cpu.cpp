@@ -109,6 +109,16 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
 
+// ZKGPU_MSM_RANGE_BUCKETS: a power of two in [64, RANGE_BUCKETS], or 0 (unset or invalid).
+size_t range_buckets_override() {
+  static const size_t v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_RANGE_BUCKETS");
+    const size_t s = e ? std::strtoull(e, nullptr, 10) : 0;
+    return s >= 64 && s <= RANGE_BUCKETS && (s & (s - 1)) == 0 ? s : size_t{0};
+  }();
+  return v;
+}
+
 // A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
 // j and is added j + 1 times.
 void reduce_range(const TeExtended* bucket, size_t S, TeExtended& acc, TeExtended& run) {
@@ -135,6 +145,13 @@ struct IfmaScratch {
 };
 
 constexpr int LANES = 8;
+// Task-local entry: point index (< 2^26) | RUN_START (first entry of its bucket) | NEG (digit < 0).
+constexpr uint32_t NEG = 0x80000000u, RUN_START = 0x40000000u, INDEX_MASK = 0x3ffffffu;
+// The point AHEAD steps ahead (8 x 3 cache lines per step) is prefetched into L2 only
+// (prefetcht1): into L1 (prefetcht0) the 24 lines per step held the core's L1 miss buffers and
+// the prefetches stalled; one Zen 4 thread at 2^18 went from 645 to 555 ms. The gathers then
+// hit L2. 2 and 6 steps ahead measured the same.
+constexpr size_t AHEAD = 4;
 constexpr int WORDS52 = 32;  // one Te8 lane: 4 coordinates x 8 limbs
 
 using ifma::Fp8;
@@ -182,9 +199,11 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
                                        size_t S, IfmaScratch& sc, TeExtended* bucket,
                                        TeExtended& acc_out, TeExtended& run_out, PhaseClock& clk) {
   int64_t t0 = clk.start();
-  // Counting sort of the task's entries by bucket.
+  // Counting sort of the task's entries by bucket. sorted[] gets AHEAD zero entries after the end,
+  // so the prefetches of the main loop read past a slice without a test (a zero entry prefetches
+  // point 0), and RUN_START on the first entry of every bucket.
   sc.cnt.assign(S + 1, 0);
-  sc.sorted.resize(m);
+  sc.sorted.assign(m + AHEAD, 0);
   sc.bk.resize(m);
   for (size_t k = 0; k < m; ++k) ++sc.cnt[eb[k] + 1];
   for (size_t j = 0; j < S; ++j) sc.cnt[j + 1] += sc.cnt[j];
@@ -193,6 +212,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
     sc.sorted[pos] = e[k];
     sc.bk[pos] = eb[k];
   }
+  for (size_t k = 0; k < m; ++k) sc.sorted[k] |= k == 0 || sc.bk[k] != sc.bk[k - 1] ? RUN_START : 0;
   // Every bucket starts as the identity (0 : 1 : 1 : 0).
   sc.out52.assign(S * WORDS52, 0);
   for (size_t j = 0; j < S; ++j) sc.out52[j * WORDS52 + 8] = sc.out52[j * WORDS52 + 16] = 1;
@@ -216,13 +236,9 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
 
   // Writes the listed lanes' sums out (bucket[l] of each) and resets them to the identity.
   auto flush = [&](__mmask8 lanes, const size_t* lane_bucket) __attribute__((target("avx512f,avx512ifma"))) {
-    alignas(64) uint64_t t[WORDS52][LANES];
-    for (int i = 0; i < 8; ++i) {
-      _mm512_store_si512(t[i], acc.x.l[i]);
-      _mm512_store_si512(t[8 + i], acc.y.l[i]);
-      _mm512_store_si512(t[16 + i], acc.z.l[i]);
-      _mm512_store_si512(t[24 + i], acc.t.l[i]);
-    }
+    // Lane l's column of each coordinate's eight limb registers, by masked permutes (limb i
+    // into element i), stored as one 64-byte row per coordinate. Storing all 32 registers and
+    // copying the lane's words out one by one cost ~3 % of the loop at 2^20 (Zen 4).
     for (int l = 0; l < LANES; ++l) {
       if (!((lanes >> l) & 1)) continue;
       uint64_t* dst;
@@ -233,7 +249,14 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
         head_bucket[l] = static_cast<int>(lane_bucket[l]);
         first_done[l] = true;
       }
-      for (int q = 0; q < WORDS52; ++q) dst[q] = t[q][l];
+      const __m512i sel = _mm512_set1_epi64(l);
+      const Fp8* coord[4] = {&acc.x, &acc.y, &acc.z, &acc.t};
+      for (int cd = 0; cd < 4; ++cd) {
+        __m512i row = zero;
+        for (int i = 0; i < 8; ++i)
+          row = _mm512_mask_permutexvar_epi64(row, static_cast<__mmask8>(1u << i), sel, coord[cd]->l[i]);
+        _mm512_storeu_si512(dst + 8 * cd, row);
+      }
     }
     for (int i = 0; i < 8; ++i) {
       acc.x.l[i] = _mm512_mask_mov_epi64(acc.x.l[i], lanes, zero);
@@ -248,45 +271,44 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
   const char* base_ptr = reinterpret_cast<const char*>(points);
   const int64_t identity_off =
       static_cast<int64_t>(reinterpret_cast<uintptr_t>(&IDENTITY) - reinterpret_cast<uintptr_t>(base_ptr));
-  // The point AHEAD steps ahead (8 x 3 cache lines per step) is prefetched into L2 only
-  // (prefetcht1): into L1 (prefetcht0) the 24 lines per step held the core's L1 miss buffers and
-  // the prefetches stalled; one Zen 4 thread at 2^18 went from 645 to 555 ms. The gathers then
-  // hit L2. 2 and 6 steps ahead measured the same.
-  constexpr size_t AHEAD = 4;
   // Raw pointers: through `sc` the compiler reloads the vectors' data pointers after every store.
   const uint32_t* const sorted = sc.sorted.data();
   const uint16_t* const bk = sc.bk.data();
-  for (size_t k = 0; k < steps; ++k) {
-    alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
-    size_t prev_bucket[LANES];
-    __mmask8 neg = 0, change = 0;
+  // Per step, the eight lanes' entries come in one 32-bit gather at positions lo[l] + k; lanes
+  // past their slice (pos >= hi) add the identity. A lane whose entry starts a bucket (RUN_START,
+  // not at its first step) writes its previous bucket's sum out first. The per-lane scalar
+  // bookkeeping this replaces (offsets, signs and bucket changes lane by lane, with branches)
+  // cost ~10 % of the step on one Zen 4 thread.
+  alignas(64) uint64_t lo64[LANES], hi64[LANES];
+  for (int l = 0; l < LANES; ++l) lo64[l] = lo[l], hi64[l] = hi[l];
+  const __m512i hi_v = _mm512_load_si512(hi64), c48 = _mm512_set1_epi64(48), c96 = _mm512_set1_epi64(96),
+                index_mask = _mm512_set1_epi64(INDEX_MASK), neg_bit = _mm512_set1_epi64(NEG),
+                start_bit = _mm512_set1_epi64(RUN_START), identity_v = _mm512_set1_epi64(identity_off);
+  __m512i pos = _mm512_load_si512(lo64);
+  for (size_t k = 0; k < steps; ++k, pos = _mm512_add_epi64(pos, one)) {
+    const __mmask8 valid = _mm512_cmplt_epu64_mask(pos, hi_v);
+    const __m512i ent =
+        _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), valid, pos, sorted, 4));
+    const __mmask8 neg = _mm512_test_epi64_mask(ent, neg_bit);
+    const __mmask8 change = k > 0 ? _mm512_test_epi64_mask(ent, start_bit) : 0;
+    const __m512i idx = _mm512_and_si512(ent, index_mask);  // * 144 = 128 + 16
+    const __m512i o = _mm512_mask_blend_epi64(valid, identity_v,
+                                              _mm512_add_epi64(ifma::sll(idx, 7), ifma::sll(idx, 4)));
     for (int l = 0; l < LANES; ++l) {
-      const size_t pos = lo[l] + k;
-      if (pos >= hi[l]) {
-        off_a[l] = off_b[l] = identity_off;
-        off_k[l] = identity_off + 96;
-        continue;
-      }
-      const uint32_t s = sorted[pos];
-      const int64_t o = static_cast<int64_t>((s & 0x7fffffffu) * sizeof(TePrecomputed));
-      const bool is_neg = s >> 31;
-      neg |= static_cast<__mmask8>(is_neg << l);
-      off_a[l] = is_neg ? o + 48 : o;  // ymx of the added point (ypx of Q for -Q)
-      off_b[l] = is_neg ? o : o + 48;
-      off_k[l] = o + 96;
-      if (k > 0 && bk[pos] != bk[pos - 1]) {
-        change |= static_cast<__mmask8>(1u << l);
-        prev_bucket[l] = bk[pos - 1];
-      }
-      if (pos + AHEAD < hi[l]) {
-        const char* q = base_ptr + (sorted[pos + AHEAD] & 0x7fffffffu) * sizeof(TePrecomputed);
-        __builtin_prefetch(q, 0, 2);
-        __builtin_prefetch(q + 64, 0, 2);
-        __builtin_prefetch(q + 128, 0, 2);
-      }
+      const char* q = base_ptr + (sorted[lo[l] + k + AHEAD] & INDEX_MASK) * sizeof(TePrecomputed);
+      __builtin_prefetch(q, 0, 2);
+      __builtin_prefetch(q + 64, 0, 2);
+      __builtin_prefetch(q + 128, 0, 2);
     }
-    if (change) flush(change, prev_bucket);
-    const __m512i va = _mm512_load_si512(off_a), vb = _mm512_load_si512(off_b), vk = _mm512_load_si512(off_k);
+    if (change) {
+      size_t prev_bucket[LANES];
+      for (int l = 0; l < LANES; ++l)
+        if ((change >> l) & 1) prev_bucket[l] = bk[lo[l] + k - 1];
+      flush(change, prev_bucket);
+    }
+    // ymx of the added point at +0, ypx at +48 (swapped for -Q), kt at +96.
+    const __m512i va = _mm512_mask_add_epi64(o, neg, o, c48), vb = _mm512_mask_add_epi64(o, ~neg, o, c48),
+                  vk = _mm512_add_epi64(o, c96);
     __m512i wa[6], wb[6], wk[6];
     for (int j = 0; j < 6; ++j) {
       wa[j] = ifma::gather(va, base_ptr + 8 * j);
@@ -400,10 +422,17 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   const auto wall0 = std::chrono::steady_clock::now();
   const size_t W = msm_window_count(c);
   const size_t buckets = size_t{1} << (c - 1);
-  // Smaller ranges when there would be fewer than ~4 tasks per thread (small n, many threads).
+  // 512-bucket ranges when there would be fewer than 32 tasks per thread: the tasks are
+  // scheduled dynamically, largest first, and the threads finish within about one of the last
+  // tasks of each other; at 2^20 on 16 threads a 1024-bucket task is ~1/16 of a thread's work,
+  // a 512-bucket one half that. One Zen 4 thread at 2^20 costs the same with 512 and 1024.
+  // Smaller still when there would be fewer than ~4 tasks per thread (small n, many threads).
+  // ZKGPU_MSM_RANGE_BUCKETS=S (a power of two, 64..1024) fixes S, for measurements.
   const size_t threads = static_cast<size_t>(omp_get_max_threads());
   size_t S = std::min(buckets, RANGE_BUCKETS);
+  if (S > 512 && W * (buckets / S) < 32 * threads) S /= 2;
   while (S > 64 && W * (buckets / S) < 4 * threads) S /= 2;
+  if (const size_t forced = range_buckets_override(); forced != 0) S = std::min(buckets, forced);
   const size_t R = buckets / S;  // ranges per window (both powers of two)
   // |digit| - 1 >> log2 S is the range: S is a run-time value, and a division by it in the digit
   // and scatter loops was a 64-bit div per digit.

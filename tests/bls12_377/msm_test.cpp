@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "bls12_377/bls_test_support.hpp"
 #include "msm/bench_support.hpp"
 #include "msm/msm_cpu.hpp"
@@ -86,6 +88,41 @@ TEST(Bls12377Msm, KnownDiscreteLogs) {
     std::vector<G1Affine> pts = points_with_dlogs(a);
     EXPECT_EQ(msm(pts, s, cpu_opts()), expected_msm(a, s)) << n;
   }
+}
+
+// The digit and entry arrays are kept between CPU MSMs (msm_cpu.cpp's workspace): sizes that
+// grow and shrink reuse them with stale contents beyond the new size, and MSMs running at the
+// same time on two threads (one takes the workspace, the other its own arrays) stay correct.
+TEST(Bls12377Msm, WorkspaceReuseAcrossSizesAndConcurrentCalls) {
+  Rng rng(37);
+  const size_t big = 6000;
+  std::vector<Scalar> a(big);
+  for (auto& x : a) x = random_scalar(rng);
+  const std::vector<G1Affine> pts = points_with_dlogs(a);
+  const MsmBases bases(pts, false);
+  auto scalars = [&](size_t n) {
+    std::vector<Scalar> s(n);
+    for (auto& x : s) x = random_scalar(rng);
+    return s;
+  };
+  auto expect = [&](const std::vector<Scalar>& s) {
+    return expected_msm(std::vector<Scalar>(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(s.size())), s);
+  };
+  auto run = [&](const std::vector<Scalar>& s) {
+    return msm(std::span<const G1Affine>(pts.data(), s.size()), s, cpu_opts());
+  };
+  for (size_t n : {big, size_t{9}, size_t{1500}, big, size_t{1}}) {
+    const std::vector<Scalar> s = scalars(n);
+    EXPECT_EQ(run(s), expect(s)) << n;
+  }
+  const std::vector<Scalar> s1 = scalars(big), s2 = scalars(4001);
+  G1Affine r1, r2;
+  std::thread t1([&] { for (int i = 0; i < 3; ++i) r1 = msm(bases, s1, cpu_opts()); });
+  std::thread t2([&] { for (int i = 0; i < 3; ++i) r2 = run(s2); });
+  t1.join();
+  t2.join();
+  EXPECT_EQ(r1, expect(s1));
+  EXPECT_EQ(r2, expect(s2));
 }
 
 TEST(Bls12377Msm, BasesAreCheckedAndReusable) {
