@@ -298,7 +298,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
   for (size_t k = 0; k < steps; ++k, pos = _mm512_add_epi64(pos, one)) {
     const __mmask8 valid = _mm512_cmplt_epu64_mask(pos, hi_v);
     const __m512i ent =
-        _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32(_mm256_setzero_si256(), valid, pos, sorted, 4));
+        _mm512_maskz_cvtepu32_epi64(0xff, _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), valid, pos, sorted, 4));
     const __mmask8 neg = _mm512_test_epi64_mask(ent, neg_bit);
     const __mmask8 change = k > 0 ? _mm512_test_epi64_mask(ent, start_bit) : 0;
     const __m512i idx = _mm512_and_si512(ent, index_mask);  // * 144 = 128 + 16
@@ -556,7 +556,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     for (size_t k = 0; k < groups; ++k) {
       const size_t g = order[k];
       if (group_start[g + 1] == group_start[g]) continue;  // partial[g] stays the identity
-      const size_t w = g / R, r = g % R;
+      const size_t r = g % R;
       const uint32_t* e = entries + group_start[g];
       const uint16_t* eb = entry_bucket + group_start[g];
       const size_t m = group_start[g + 1] - group_start[g];
