@@ -414,6 +414,70 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
 }
 #endif
 
+// The digit pass (next_signed_digit's digits) for point i: digits[w * n + i] for every window w,
+// and the count of its nonzero digits per group (cnt[w * R + (|digit| - 1) / 2^log2_s]). Without
+// next_signed_digit's branch on the carry (either way with probability 1/2 on random scalars: its
+// mispredictions were ~40 % of this pass on one Zen 4 thread) and without a division by S (a
+// 64-bit div per digit); the window's bits come from a 128-bit shift of two words (a fifth, zero
+// word covers the top window: (W - 1) * c <= 253).
+inline void digits_one(const Scalar& s, size_t i, size_t n, size_t W, unsigned c, size_t R, unsigned log2_s,
+                       int16_t* digits, uint32_t* cnt) {
+  const uint64_t words[5] = {s.l[0], s.l[1], s.l[2], s.l[3], 0};
+  const uint64_t mask = (uint64_t{1} << c) - 1;
+  const uint32_t half = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (size_t w = 0; w < W; ++w) {
+    const unsigned pos = static_cast<unsigned>(w) * c, k = pos / 64;
+    const unsigned __int128 pair = (static_cast<unsigned __int128>(words[k + 1]) << 64) | words[k];
+    const uint32_t v = static_cast<uint32_t>(static_cast<uint64_t>(pair >> (pos % 64)) & mask) + carry;
+    carry = (half - v) >> 31;  // v > 2^(c-1): the digit becomes v - 2^c
+    const int32_t d = static_cast<int32_t>(v) - static_cast<int32_t>(carry << c);
+    digits[w * n + i] = static_cast<int16_t>(d);
+    if (d != 0) ++cnt[w * R + ((static_cast<size_t>(d < 0 ? -d : d) - 1) >> log2_s)];
+  }
+}
+
+#if ZKGPU_MSM_IFMA
+// digits_one for eight points at a time on AVX-512 (a window's word index and shift are the same
+// for every point), points [lo, lo + 8k); returns lo + 8k, the first point left to digits_one.
+// Zero digits count in cnt[W * R], a slot past the groups, so the counts need no branch. (Zero-
+// masked intrinsics throughout: the plain ones start from _mm512_undefined_epi32(), which GCC 12
+// reports as uninitialised in target-attribute functions.)
+ZKGPU_IFMA_TARGET size_t digits_avx512(const Scalar* scalars, size_t lo, size_t hi, size_t n, size_t W, unsigned c,
+                                       size_t R, unsigned log2_s, int16_t* digits, uint32_t* cnt) {
+  const __m512i stride = _mm512_set_epi64(7 * 32, 6 * 32, 5 * 32, 4 * 32, 3 * 32, 2 * 32, 32, 0);
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << c) - 1)),
+                half = _mm512_set1_epi64(1ll << (c - 1)), full = _mm512_set1_epi64(1ll << c),
+                one = _mm512_set1_epi64(1), zero = _mm512_setzero_si512(),
+                dummy = _mm512_set1_epi64(static_cast<long long>(W * R));
+  size_t i = lo;
+  for (; i + 8 <= hi; i += 8) {
+    __m512i word[5];
+    for (int k = 0; k < 4; ++k) word[k] = ifma::gather(stride, reinterpret_cast<const char*>(scalars + i) + 8 * k);
+    word[4] = zero;
+    __m512i carry = zero;
+    for (size_t w = 0; w < W; ++w) {
+      const unsigned pos = static_cast<unsigned>(w) * c, k = pos / 64, b = pos % 64;
+      __m512i v = _mm512_maskz_srl_epi64(0xff, word[k], _mm_cvtsi32_si128(static_cast<int>(b)));
+      if (b + c > 64)
+        v = _mm512_or_si512(v, _mm512_maskz_sll_epi64(0xff, word[k + 1], _mm_cvtsi32_si128(static_cast<int>(64 - b))));
+      v = _mm512_add_epi64(_mm512_and_si512(v, mask), carry);
+      const __mmask8 up = _mm512_cmpgt_epu64_mask(v, half);  // the digit becomes v - 2^c
+      const __m512i d = _mm512_mask_sub_epi64(v, up, v, full);
+      carry = _mm512_maskz_mov_epi64(up, one);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(digits + w * n + i), _mm512_maskz_cvtepi64_epi16(0xff, d));
+      const __m512i a = _mm512_sub_epi64(_mm512_maskz_abs_epi64(0xff, d), one);
+      const __m512i g = _mm512_add_epi64(_mm512_set1_epi64(static_cast<long long>(w * R)),
+                                         _mm512_maskz_srl_epi64(0xff, a, _mm_cvtsi32_si128(static_cast<int>(log2_s))));
+      alignas(64) uint64_t gs[8];
+      _mm512_store_si512(gs, _mm512_mask_blend_epi64(_mm512_test_epi64_mask(d, d), dummy, g));
+      for (int l = 0; l < 8; ++l) ++cnt[gs[l]];
+    }
+  }
+  return i;
+}
+#endif
+
 }  // namespace
 
 bool ifma_available() {
@@ -458,42 +522,21 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   Workspace own;
   Workspace& ws = ws_lock.owns_lock() && W * n * (2 * sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES ? g_workspace : own;
   int16_t* const digits = ws.digits.get(W * n);
-  std::vector<uint32_t> count(blocks * groups, 0);  // count[b * groups + g], then its offset
+  // count[b * stride + g], then its offset; slot groups of each block is where the AVX-512 digit
+  // pass counts the zero digits.
+  const size_t stride = groups + 1;
+  std::vector<uint32_t> count(blocks * stride, 0);
 
 #pragma omp parallel for schedule(static)
   for (size_t b = 0; b < blocks; ++b) {
     const int64_t t0 = clk.start();
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
-    uint32_t* cnt = count.data() + b * groups;
-    const uint64_t mask = (uint64_t{1} << c) - 1;
-    const uint32_t half = 1u << (c - 1);
-    // Digits of CHUNK points at a time into a small buffer, then copied out window by window:
-    // stored directly, the W rows n * 2 bytes apart (2 MiB at 2^20) all fall into the same L1
-    // sets, and the stores missed.
-    constexpr size_t CHUNK = 256;
-    alignas(64) int16_t buf[msm_window_count(2)][CHUNK];
-    for (size_t i0 = lo; i0 < hi; i0 += CHUNK) {
-      const size_t len = std::min(CHUNK, hi - i0);
-      for (size_t t = 0; t < len; ++t) {
-        // next_signed_digit's digits without its branches: the carry test goes either way with
-        // probability 1/2 on random scalars (its mispredictions were ~40 % of this loop on one
-        // Zen 4 thread), and the window's bits come from a 128-bit shift of two words (a fifth,
-        // zero word covers the top window: (W - 1) * c <= 253).
-        const Scalar& sc = scalars[i0 + t];
-        const uint64_t words[5] = {sc.l[0], sc.l[1], sc.l[2], sc.l[3], 0};
-        uint32_t carry = 0;
-        for (size_t w = 0; w < W; ++w) {
-          const unsigned pos = static_cast<unsigned>(w) * c, k = pos / 64;
-          const unsigned __int128 pair = (static_cast<unsigned __int128>(words[k + 1]) << 64) | words[k];
-          const uint32_t v = static_cast<uint32_t>(static_cast<uint64_t>(pair >> (pos % 64)) & mask) + carry;
-          carry = (half - v) >> 31;  // v > 2^(c-1): the digit becomes v - 2^c
-          const int32_t d = static_cast<int32_t>(v) - static_cast<int32_t>(carry << c);
-          buf[w][t] = static_cast<int16_t>(d);
-          if (d != 0) ++cnt[w * R + ((static_cast<size_t>(d < 0 ? -d : d) - 1) >> log2_s)];
-        }
-      }
-      for (size_t w = 0; w < W; ++w) std::copy_n(buf[w], len, digits + w * n + i0);
-    }
+    uint32_t* cnt = count.data() + b * stride;
+    size_t i = lo;
+#if ZKGPU_MSM_IFMA
+    if (ifma::AVAILABLE) i = digits_avx512(scalars, lo, hi, n, W, c, R, log2_s, digits, cnt);
+#endif
+    for (; i < hi; ++i) digits_one(scalars[i], i, n, W, c, R, log2_s, digits, cnt);
     clk.lap(DIGITS, t0);
   }
   // Exclusive prefix over (group, block): group g's entries are contiguous, blocks in order, so
@@ -504,8 +547,8 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
     for (size_t g = 0; g < groups; ++g) {
       group_start[g] = run;
       for (size_t b = 0; b < blocks; ++b) {
-        const uint32_t k = count[b * groups + g];
-        count[b * groups + g] = static_cast<uint32_t>(run - group_start[g]);
+        const uint32_t k = count[b * stride + g];
+        count[b * stride + g] = static_cast<uint32_t>(run - group_start[g]);
         run += k;
       }
     }
@@ -520,7 +563,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   for (size_t b = 0; b < blocks; ++b) {
     const int64_t t0 = clk.start();
     const size_t lo = n * b / blocks, hi = n * (b + 1) / blocks;
-    uint32_t* off = count.data() + b * groups;
+    uint32_t* off = count.data() + b * stride;
     for (size_t w = 0; w < W; ++w) {
       const int16_t* d = digits + w * n;
       for (size_t i = lo; i < hi; ++i) {
