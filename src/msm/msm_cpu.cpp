@@ -65,10 +65,10 @@ struct PhaseClock {
   int64_t start() const { return on ? now() : 0; }
 };
 
-// The digits (int16, W*n) and entries (u32, up to W*n) arrays, kept between MSMs. Fresh ones
-// cost a page fault per 2 MiB (4 KiB where the kernel has no huge page at hand) and the kernel
-// zeroing 100 MiB at 2^20 on every call: one Zen 4 thread at 2^20 spent 178 ms in the digit pass
-// and 181 ms in the scatter pass with fresh arrays, 105 and 35 ms when reused. One process-wide
+// The digits (int16, W*n) and entries (u32 + u16, up to W*n) arrays, kept between MSMs. Fresh
+// ones cost a page fault per 2 MiB (4 KiB where the kernel has no huge page at hand) and the
+// kernel zeroing them on every call: one Zen 4 thread at 2^20 spent 178 ms in the digit pass and
+// 181 ms in the scatter pass with fresh arrays, 105 and 35 ms when reused. One process-wide
 // set (like the GPU workspace), taken by try_lock: concurrent MSMs allocate their own. Up to
 // KEEP_BYTES stays allocated after an MSM; larger inputs get arrays freed on return.
 template <class T>
@@ -516,11 +516,12 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   // Blocks of points for the counting sort: enough for all threads, each with its own histogram.
   const size_t blocks = std::clamp<size_t>(n / 4096, 1, 4 * threads);
   // Digits and entries are written in full by the parallel loops below: left uninitialised
-  // (100 MiB at 2^20), so a fresh array's pages are first touched by those threads, not zeroed
-  // serially. Huge pages: the digits are read at random by the tasks.
+  // (135 MiB at 2^20), so a fresh array's pages are first touched by those threads, not zeroed
+  // serially.
   std::unique_lock<std::mutex> ws_lock(g_workspace_mutex, std::try_to_lock);
   Workspace own;
-  Workspace& ws = ws_lock.owns_lock() && W * n * (2 * sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES ? g_workspace : own;
+  const bool keep = W * n * (2 * sizeof(int16_t) + sizeof(uint32_t)) <= KEEP_BYTES;
+  Workspace& ws = ws_lock.owns_lock() && keep ? g_workspace : own;
   int16_t* const digits = ws.digits.get(W * n);
   // count[b * stride + g], then its offset; slot groups of each block is where the AVX-512 digit
   // pass counts the zero digits.
