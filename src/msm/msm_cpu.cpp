@@ -224,7 +224,9 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
     sc.sorted[pos] = e[k];
     sc.bk[pos] = eb[k];
   }
-  for (size_t k = 0; k < m; ++k) sc.sorted[k] |= k == 0 || sc.bk[k] != sc.bk[k - 1] ? RUN_START : 0;
+  // cnt[j] is now the end of bucket j, i.e. the start of bucket j + 1.
+  for (size_t j = 0, start = 0; j < S; start = sc.cnt[j++])
+    if (sc.cnt[j] > start) sc.sorted[start] |= RUN_START;
 
   t0 = clk.lap(SORT, t0);
   size_t lo[LANES], hi[LANES], steps = 0;
