@@ -447,6 +447,7 @@ inline void digits_one(const Scalar& s, size_t i, size_t n, size_t W, unsigned c
 // reports as uninitialised in target-attribute functions.)
 ZKGPU_IFMA_TARGET size_t digits_avx512(const Scalar* scalars, size_t lo, size_t hi, size_t n, size_t W, unsigned c,
                                        size_t R, unsigned log2_s, int16_t* digits, uint32_t* cnt) {
+  static_assert(sizeof(Scalar) == 32, "eight scalars are gathered at a 32-byte stride");
   const __m512i stride = _mm512_set_epi64(7 * 32, 6 * 32, 5 * 32, 4 * 32, 3 * 32, 2 * 32, 32, 0);
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>((uint64_t{1} << c) - 1)),
                 half = _mm512_set1_epi64(1ll << (c - 1)), full = _mm512_set1_epi64(1ll << c),
