@@ -20,7 +20,7 @@ inline constexpr size_t MSM_MAX_POINTS = size_t{1} << 26;
 
 struct MsmOptions {
   Backend backend = Backend::Auto;
-  unsigned window_bits = 0;  // 0: chosen from n; otherwise 2..15 (CPU) or 2..20 (CUDA)
+  unsigned window_bits = 0;  // 0: chosen from n; otherwise 2..16 (CPU) or 2..20 (CUDA)
 };
 
 namespace detail {

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -576,7 +577,8 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
         const size_t a = static_cast<size_t>(v < 0 ? -v : v) - 1;
         const size_t g = w * R + (a >> log2_s);
         const size_t p = group_start[g] + off[g]++;
-        entries[p] = static_cast<uint32_t>(i) | (v < 0 ? 0x80000000u : 0u);
+        // -2^15 is c = 16's digit +2^15 (msm_cpu.hpp): |v| - 1 is right for it, the sign is not.
+        entries[p] = static_cast<uint32_t>(i) | (v < 0 && v != INT16_MIN ? 0x80000000u : 0u);
         entry_bucket[p] = static_cast<uint16_t>(a & (S - 1));
       }
     }

@@ -55,7 +55,7 @@ TEST(Bls12377Msm, EdgeCasesEveryWindowSize) {
   Rng rng(31);
   Case c = edge_case_input(40, rng);
   G1Affine expect = msm_naive(c.points, c.scalars);
-  for (unsigned w = 2; w <= 15; ++w) EXPECT_EQ(msm(c.points, c.scalars, cpu_opts(w)), expect) << "c = " << w;
+  for (unsigned w = 2; w <= 16; ++w) EXPECT_EQ(msm(c.points, c.scalars, cpu_opts(w)), expect) << "c = " << w;
 }
 
 TEST(Bls12377Msm, AllEqualPointsAndSkewedScalars) {
@@ -77,6 +77,31 @@ TEST(Bls12377Msm, AllEqualPointsAndSkewedScalars) {
   }
   for (auto* sc : {&one_bucket, &small, &high}) {
     for (unsigned w : {0u, 7u, 13u}) EXPECT_EQ(msm(pts, *sc, cpu_opts(w)), msm_naive(pts, *sc));
+  }
+}
+
+// c = 16 stores the digit +2^15 as the int16 bit pattern of -2^15 (msm_cpu.hpp): scalars whose
+// windows hold exactly 2^15 (with and without the carry from below), 2^15 - 1 and 2^15 + 1, in
+// every window, on both accumulation paths.
+TEST(Bls12377Msm, Window16DigitHalf) {
+  Rng rng(38);
+  const size_t n = 64;
+  std::vector<Scalar> a(n), s(n);
+  for (auto& x : a) x = random_scalar(rng);
+  const std::vector<G1Affine> pts = points_with_dlogs(a);
+  for (size_t i = 0; i < n; ++i) {
+    Scalar v{};
+    const uint64_t d = i % 4 == 0 ? 0x8000 : i % 4 == 1 ? 0x7fff : i % 4 == 2 ? 0x8001 : 0xffff;
+    for (int w = 0; w < 4; ++w) v.l[w] = d * 0x0001000100010001ull;  // every 16-bit window
+    v.l[3] &= 0x0fffffffffffffffull;  // below r (~2^252.5)
+    s[i] = i < 8 ? scalar_u64(d << (16 * (i % 4))) : v;
+  }
+  const G1Affine want = expected_msm(a, s);
+  EXPECT_EQ(msm(pts, s, cpu_opts(16)), want);
+  if (cpu::ifma_available()) {
+    MsmBases bases(pts, false);
+    EXPECT_EQ(te_to_sw(cpu::msm_te(bases.te_points().data(), s.data(), n, 16, cpu::Accumulation::Scalar)), want);
+    EXPECT_EQ(te_to_sw(cpu::msm_te(bases.te_points().data(), s.data(), n, 16, cpu::Accumulation::Ifma)), want);
   }
 }
 
@@ -144,7 +169,7 @@ TEST(Bls12377Msm, BasesAreCheckedAndReusable) {
   EXPECT_THROW(msm(bases, wrong, cpu_opts()), Error);
   std::vector<Scalar> big = {r_minus(0), scalar_u64(1)};  // r is not canonical
   EXPECT_THROW(msm(bases, big, cpu_opts()), Error);
-  EXPECT_THROW(msm(bases, s, cpu_opts(16)), Error);
+  EXPECT_THROW(msm(bases, s, cpu_opts(17)), Error);
 }
 
 // The AVX-512 IFMA bucket accumulation (eight lanes over bucket-sorted slices) against the scalar
@@ -163,7 +188,7 @@ TEST(Bls12377Msm, IfmaAccumulationMatchesScalar) {
   for (size_t n : {size_t{1}, size_t{3}, size_t{8}, size_t{9}, size_t{40}, size_t{1001}, size_t{4099}}) {
     Case c = edge_case_input(n, rng);
     const G1Affine expect = n <= 1001 ? msm_naive(c.points, c.scalars) : G1Affine{};
-    for (unsigned w : {2u, 5u, 8u, 11u, 15u}) {
+    for (unsigned w : {2u, 5u, 8u, 11u, 15u, 16u}) {
       auto [a, b] = both(c.points, c.scalars, w);
       ASSERT_EQ(a, b) << "n = " << n << ", c = " << w;
       if (n <= 1001) {
