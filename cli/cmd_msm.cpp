@@ -143,7 +143,7 @@ int bench_msm(const BenchOptions& o) {
     if (want_cpu && lg <= o.cpu_max_log) {
       MsmOptions opt;
       opt.backend = Backend::Cpu;
-      opt.window_bits = std::min(o.window, 15u);
+      opt.window_bits = std::min(o.window, MSM_CPU_MAX_WINDOW_BITS);
       cpu = time_median_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
     }
 #if ZKGPU_HAVE_CUDA
@@ -256,7 +256,7 @@ void add_msm_command(CLI::App& app) {
   bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
   bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
   bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1, 26));
-  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 15)")->check(CLI::Range(0, 20));
+  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 16)")->check(CLI::Range(0, 20));
   bench->add_flag("--json", bo.json, "Print JSON instead of a table");
   bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
   bench->callback([] { check_rc(bench_msm(bo)); });

@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "core/bls12_377/curve.hpp"
+#include "zkgpu/msm.hpp"
 
 namespace zkgpu::bls12_377::cpu {
 
@@ -14,7 +15,7 @@ bool ifma_available();
 
 // c in 2..MAX_WINDOW_BITS. Digits are stored as int16: c = 16's digit +2^15 as the bit pattern of
 // -2^15, which no window produces (digits lie in [-2^(c-1) + 1, 2^(c-1)]).
-inline constexpr unsigned MAX_WINDOW_BITS = 16;
+inline constexpr unsigned MAX_WINDOW_BITS = MSM_CPU_MAX_WINDOW_BITS;
 // Returns the sum in extended TE coordinates.
 TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c,
                   Accumulation path = Accumulation::Auto);
