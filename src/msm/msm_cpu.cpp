@@ -502,8 +502,9 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   const size_t buckets = size_t{1} << (c - 1);
   // 512-bucket ranges when there would be fewer than 32 tasks per thread: the tasks are
   // scheduled dynamically, largest first, and the threads finish within about one of the last
-  // tasks of each other; at 2^20 on 16 threads a 1024-bucket task is ~1/16 of a thread's work,
-  // a 512-bucket one half that. One Zen 4 thread at 2^20 costs the same with 512 and 1024.
+  // tasks of each other (c = 15 at 2^20 on 16 threads: 272 tasks of 1024 buckets, each ~1/16 of
+  // a thread's work, or 544 of 512; c = 16: 512 of 1024). One Zen 4 thread at 2^20, c = 15, costs
+  // the same with 512 and 1024.
   // Smaller still when there would be fewer than ~4 tasks per thread (small n, many threads).
   // ZKGPU_MSM_RANGE_BUCKETS=S (a power of two, 64..1024) fixes S, for measurements.
   const size_t threads = static_cast<size_t>(omp_get_max_threads());
