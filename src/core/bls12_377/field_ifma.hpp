@@ -166,26 +166,15 @@ ZKGPU_IFMA_INLINE void mac_row(__m512i* t, const Fp8& a, __m512i bi) {
   }
 }
 // One reduction row: m = t[0] * (-p^-1) mod 2^52, t += m * p (t[0] becomes 0 mod 2^52), and
-// t[0]'s carry into t[1]. Two of its 17 IFMA per row are replaced by cheaper operations, because
-// p = 1 + 35 * 2^46 (mod 2^52):
-//  - -p^-1 = 35 * 2^46 - 1 (mod 2^52), so m = (t0 << 51) + (t0 << 47) + (t0 << 46) - t0 (mod 2^52)
-//    (only t0 mod 2^52 matters: its higher bits land above bit 51);
-//  - the low half of m * p_0 is -L mod 2^52 for L = t0 mod 2^52 (that is what m is for), so
-//    t0 + lo(m p_0) carries exactly (t0 >> 52) + (L != 0) into t[1].
+// t[0]'s carry into t[1].
 ZKGPU_IFMA_INLINE void reduce_row(__m512i* t) {
-  static_assert(Consts::PINV == (((uint64_t{35} << 46) - 1) & MASK52) && Consts::P[0] == 1 + (uint64_t{35} << 46));
-  const __m512i t0 = t[0];
-  const __m512i m = _mm512_and_si512(
-      _mm512_sub_epi64(_mm512_add_epi64(_mm512_add_epi64(sll(t0, 51), sll(t0, 47)), sll(t0, 46)), t0), bc(MASK52));
-  const __mmask8 low_nonzero = _mm512_test_epi64_mask(t0, bc(MASK52));
-  t[1] = _mm512_madd52hi_epu64(t[1], m, bc(Consts::P[0]));
-#pragma GCC unroll 7
-  for (int j = 1; j < 8; ++j) {
+  const __m512i m = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], bc(Consts::PINV));
+#pragma GCC unroll 8
+  for (int j = 0; j < 8; ++j) {
     t[j] = _mm512_madd52lo_epu64(t[j], m, bc(Consts::P[j]));
     t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bc(Consts::P[j]));
   }
-  t[1] = _mm512_add_epi64(t[1], srl(t0, 52));
-  t[1] = _mm512_mask_add_epi64(t[1], low_nonzero, t[1], bc(1));
+  t[1] = _mm512_add_epi64(t[1], srl(t[0], 52));
 }
 
 // Montgomery product a*b/2^416 mod p (not canonical: < a*b/2^416 + p) for normalised a, b. CIOS
