@@ -324,6 +324,18 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
                 index_mask = _mm512_set1_epi64(INDEX_MASK), neg_bit = _mm512_set1_epi64(NEG),
                 start_bit = _mm512_set1_epi64(RUN_START), identity_v = _mm512_set1_epi64(identity_off);
   __m512i pos = _mm512_load_si512(lo64);
+  // One step: the bases at byte offsets va (ymx), vb (ypx), vk (kt) from `points`, added to
+  // the lanes' buckets (negated in the lanes of `neg`).
+  auto add_step = [&](__m512i va, __m512i vb, __m512i vk, __mmask8 neg)
+                      __attribute__((target("avx512f,avx512ifma"), always_inline)) {
+    __m512i wa[6], wb[6], wk[6];
+    for (int j = 0; j < 6; ++j) {
+      wa[j] = ifma::gather(va, base_ptr + 8 * j);
+      wb[j] = ifma::gather(vb, base_ptr + 8 * j);
+      wk[j] = ifma::gather(vk, base_ptr + 8 * j);
+    }
+    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+  };
   for (size_t k = 0; k < steps && scalar_lanes; ++k) {
     // The per-lane form (ZKGPU_MSM_LANE_LOOP=scalar, for A/B measurements on other CPUs).
     alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
@@ -356,13 +368,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
     }
     if (change) flush(change, prev_bucket);
     const __m512i va = _mm512_load_si512(off_a), vb = _mm512_load_si512(off_b), vk = _mm512_load_si512(off_k);
-    __m512i wa[6], wb[6], wk[6];
-    for (int j = 0; j < 6; ++j) {
-      wa[j] = ifma::gather(va, base_ptr + 8 * j);
-      wb[j] = ifma::gather(vb, base_ptr + 8 * j);
-      wk[j] = ifma::gather(vk, base_ptr + 8 * j);
-    }
-    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+    add_step(va, vb, vk, neg);
   }
   for (size_t k = 0; k < steps && !scalar_lanes; ++k, pos = _mm512_add_epi64(pos, one)) {
     const __mmask8 valid = _mm512_cmplt_epu64_mask(pos, hi_v);
@@ -388,13 +394,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
     // ymx of the added point at +0, ypx at +48 (swapped for -Q), kt at +96.
     const __m512i va = _mm512_mask_add_epi64(o, neg, o, c48), vb = _mm512_mask_add_epi64(o, ~neg, o, c48),
                   vk = _mm512_add_epi64(o, c96);
-    __m512i wa[6], wb[6], wk[6];
-    for (int j = 0; j < 6; ++j) {
-      wa[j] = ifma::gather(va, base_ptr + 8 * j);
-      wb[j] = ifma::gather(vb, base_ptr + 8 * j);
-      wk[j] = ifma::gather(vk, base_ptr + 8 * j);
-    }
-    ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
+    add_step(va, vb, vk, neg);
   }
   {
     size_t last[LANES];
