@@ -5,9 +5,10 @@
 //    chunk of points (the earlier (window, chunk) split paid it 4 times per window on 16 threads);
 //  - a task's buckets (S = 1024 of 192 bytes) stay in L2 instead of 2^(c-1) * 192 bytes = 3 MiB
 //    at c = 15, which missed L2 on every random bucket update;
-//  - there are ~W * 2^(c-1) / S similar tasks (272 at 2^20), so 16 threads stay balanced.
-// Entries are grouped by (window, range) with a parallel counting sort over blocks of points, so
-// each task reads only its own point indices (in increasing order). A task returns
+//  - there are ~W * 2^(c-1) / S similar tasks (512 at 2^20, c = 16), so 16 threads stay balanced.
+// Entries (point index and digit sign, with the bucket in the range beside them) are grouped by
+// (window, range) with a parallel counting sort over blocks of points, so each task reads only its
+// own entries (in increasing point order). A task returns
 // A_r = sum_j (j - lo + 1) B_j and S_r = sum_j B_j over its range [lo, lo + S); the window sum is
 // sum_r A_r + lo_r * S_r, and the windows are combined by Horner's rule (c doublings each).
 #include "msm/msm_cpu.hpp"
