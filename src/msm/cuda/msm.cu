@@ -210,6 +210,112 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
   }
 }
 
+// Level 0 with the bases staged in shared memory: the base of entry i + 1 is copied (cp.async, 16-byte
+// pieces, L2 only) into one of two slots per thread while entry i is added, so the random gather from
+// the window table overlaps an addition instead of stalling the warp; the base's words are read from
+// the slot where the adder needs them instead of occupying 36 registers across the addition. The sign
+// is applied by address (ymx and ypx swapped) and in the adder (te_add_precomputed_signed).
+// WARP_LOADS: the warp copies its 32 bases together, lane l taking the 16-byte pieces l, l + 32, ... of
+// the 32 * 9 pieces, so one copy instruction touches about 4 bases' lines instead of 32. The loop runs
+// S steps in every lane (the chunk rule gives every chunk S entries but the last), as the copies need
+// the whole warp; lanes without an entry skip the addition.
+constexpr uint32_t BASE_PIECES = sizeof(TePrecomputed) / 16;  // 9
+static_assert(sizeof(TePrecomputed) == 16 * BASE_PIECES);
+
+__device__ __forceinline__ void cp_async16(uint32_t smem, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(global) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+// Waits until at most one group (the newest) is still in flight.
+__device__ __forceinline__ void cp_async_wait_prev() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+
+template <bool WARP_LOADS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_staged_kernel(const uint32_t* keys, const uint32_t* vals,
+                                                                      const TePrecomputed* bases, uint32_t L,
+                                                                      uint32_t S, uint32_t chunks, const uint32_t* pos,
+                                                                      TeExtended* buckets, uint32_t* out_keys,
+                                                                      TeExtended* out) {
+  __shared__ uint4 stage[2][SUM_BLOCK][BASE_PIECES];  // 144-byte slots: conflict-free 16-byte reads
+  constexpr uint32_t SLOT = 16 * BASE_PIECES, BUF = SUM_BLOCK * SLOT, NONE = 0xffffffffu;
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t - (threadIdx.x & 31u) >= chunks) return;  // whole warps only: the warp's copies need every lane
+  const bool active = t < chunks;
+  uint32_t b = L, e = L;
+  if (active) chunk_range(t, S, L, b, e);
+  const uint32_t stage0 = static_cast<uint32_t>(__cvta_generic_to_shared(&stage[0][0][0]));
+  const uint4* src = reinterpret_cast<const uint4*>(bases);
+  // Copies base `index` (NONE: nothing) into this lane's slot of buffer `buf`, as one commit group.
+  // WARP_LOADS: piece g = 32r + lane of the warp's 32 * 9 pieces belongs to lane g / 9 (its piece
+  // g % 9) and lands at byte 16g of the warp's slots; the owner's index comes by shuffle.
+  auto fetch = [&](uint32_t buf, uint32_t index) {
+    if constexpr (WARP_LOADS) {
+      const uint32_t lane = threadIdx.x & 31u, to = stage0 + buf * BUF + (threadIdx.x & ~31u) * SLOT + 16 * lane;
+      uint32_t owner = lane / BASE_PIECES, piece = lane - owner * BASE_PIECES;
+#pragma unroll
+      for (uint32_t r = 0; r < BASE_PIECES; ++r) {
+        const uint32_t idx = __shfl_sync(0xffffffffu, index, owner);
+        if (idx != NONE) cp_async16(to + 512 * r, src + size_t{idx} * BASE_PIECES + piece);
+        // g += 32 = 3 * 9 + 5
+        piece += 5;
+        owner += 3;
+        if (piece >= BASE_PIECES) piece -= BASE_PIECES, ++owner;
+      }
+    } else if (index != NONE) {
+      const uint32_t slot = stage0 + buf * BUF + threadIdx.x * SLOT;
+#pragma unroll
+      for (uint32_t r = 0; r < BASE_PIECES; ++r) cp_async16(slot + r * 16, src + size_t{index} * BASE_PIECES + r);
+    }
+    cp_async_commit();
+  };
+  const bool head = active && b > 0 && keys[b - 1] == keys[b];
+  uint32_t o = active ? pos[t] : 0;
+  uint32_t cur = active ? keys[b] : 0, k = cur;
+  // Values two entries ahead, so the copy's address never waits for a load.
+  uint32_t v = active ? vals[b] : 0, vn = b + 1 < e ? vals[b + 1] : 0;
+  bool first_run = true;
+  TeExtended acc = TeExtended::identity();
+  fetch(0, active ? v & ~NEG_BIT : NONE);
+  for (uint32_t j = 0; j < S; ++j) {
+    const uint32_t i = b + j;
+    // The next entry's base and key, one step ahead (an empty group past the end keeps the wait
+    // below uniform).
+    const bool next = i + 1 < e;
+    fetch((j + 1) & 1, next ? vn & ~NEG_BIT : NONE);
+    const uint32_t kn = next ? keys[i + 1] : 0, vnn = i + 2 < e ? vals[i + 2] : 0;
+    cp_async_wait_prev();  // entry i's base has landed
+    if constexpr (WARP_LOADS) __syncwarp();  // ... including the pieces other lanes copied
+    if (i < e) {
+      if (k != cur) {  // the run of `cur` ends inside this chunk
+        if (first_run && head) {
+          out_keys[o] = cur;
+          out[o++] = acc;
+        } else {
+          buckets[cur] = acc;
+        }
+        first_run = false;
+        cur = k;
+        acc = TeExtended::identity();
+      }
+      const Fp* q = reinterpret_cast<const Fp*>(&stage[j & 1][threadIdx.x][0]);
+      const bool neg = v & NEG_BIT;
+      acc = te_add_precomputed_signed(acc, q[neg ? 1 : 0], q[neg ? 0 : 1], q[2], neg);
+    }
+    k = kn;
+    v = vn;
+    vn = vnn;
+    // Every lane's reads of this buffer precede the copies into it two steps on.
+    if constexpr (WARP_LOADS) __syncwarp();
+  }
+  if (!active) return;
+  const bool tail = e < L && keys[e] == cur;
+  if ((first_run && head) || tail) {
+    out_keys[o] = cur;
+    out[o] = acc;
+  } else {
+    buckets[cur] = acc;
+  }
+}
+
 // A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
 // identity for the next slice. One unified addition per bucket, every thread the same.
 __global__ void merge_buckets_kernel(TeExtended* buckets, TeExtended* slice, size_t n) {
@@ -385,13 +491,37 @@ uint32_t max_chunk() {
   return v;
 }
 
-// Threads of chunk_sums_kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
+// The level-0 kernel (measurements: ZKGPU_MSM_SUMS0=0 the registers-only chunk_sums_kernel; 1 bases
+// staged per thread, 2 staged by warp loads, both at 3 blocks per SM; 3 and 4 the same at 4 blocks).
+int sums0_variant() {
+  static const int v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SUMS0");
+    return e ? std::clamp(std::atoi(e), 0, 4) : 1;
+  }();
+  return v;
+}
+using Sums0Kernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t, uint32_t,
+                             const uint32_t*, TeExtended*, uint32_t*, TeExtended*);
+Sums0Kernel sums0_staged() {
+  switch (sums0_variant()) {
+    case 2: return chunk_sums_staged_kernel<true, 3>;
+    case 3: return chunk_sums_staged_kernel<false, 4>;
+    case 4: return chunk_sums_staged_kernel<true, 4>;
+    default: return chunk_sums_staged_kernel<false, 3>;
+  }
+}
+const void* sums0_kernel() {
+  return sums0_variant() == 0 ? reinterpret_cast<const void*>(chunk_sums_kernel<true>)
+                              : reinterpret_cast<const void*>(sums0_staged());
+}
+
+// Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
 size_t resident_sum_threads() {
   static const size_t v = [] {
     int dev = 0, sms = 0, blocks = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_kernel<true>, SUM_BLOCK, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sums0_kernel(), SUM_BLOCK, 0));
     return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
   }();
   return v;
@@ -819,7 +949,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
-    if (level == 0)
+    if (level == 0 && sums0_variant() != 0)
+      sums0_staged()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
+                                                     out_sums);
+    else if (level == 0)
       chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos, target,
                                                              out_keys, out_sums);
     else
