@@ -158,18 +158,15 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
   count[t] = static_cast<uint32_t>(head) + static_cast<uint32_t>(tail);
 }
 
-// Level 0 (BASES): entries are signed base indices, added with the 7M mixed adder. Later levels:
-// entries are the partial sums of the level before. pos[t] is where chunk t's partials go.
-// (A 128-register cap, 16 warps per SM with about 90 bytes of spills, measured 3.6% slower on the
-// H200 than the 168 registers and 12 warps here. Adding a finished sum to the bucket's earlier
-// value inside this loop, for later slices, made the sums 35% slower at 2^24 and 2.6x at 2^20: the
-// unified addition is divergent, and in most iterations some thread of the warp finishes a run;
-// slices write into their own bucket set and merge_buckets_kernel adds it. Prefetching the base of
-// entry i + 2 into L2 measured no faster; loading the bases around L1 (ld.global.cg) 7% slower.)
-template <bool BASES>
-__global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases,
-                                  const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                  TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
+// Levels >= 1: the entries are the partial sums of the level before, added with the unified adder.
+// pos[t] is where chunk t's partials go. A run starts from its first entry instead of the identity:
+// at these levels most runs are pairs (the tail partial of chunk t and the head partial of t + 1)
+// that start at the same step in every lane (even chunks, see chunk_entries), so the warp skips
+// about half the additions. (The sums are the same points as with identity + entry, not the same
+// projective bytes; only the final affine result is compared.)
+__global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, uint32_t L, uint32_t S,
+                                  uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
+                                  TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
@@ -178,8 +175,8 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
   uint32_t o = pos[t];
   uint32_t cur = keys[b];
   bool first_run = true;
-  TeExtended acc = TeExtended::identity();
-  for (uint32_t i = b; i < e; ++i) {
+  TeExtended acc = in[b];
+  for (uint32_t i = b + 1; i < e; ++i) {
     const uint32_t k = keys[i];
     if (k != cur) {  // the run of `cur` ends inside this chunk
       if (first_run && head) {
@@ -190,13 +187,7 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
       }
       first_run = false;
       cur = k;
-      acc = TeExtended::identity();
-    }
-    if constexpr (BASES) {
-      const uint32_t v = vals[i];
-      TePrecomputed p = bases[v & ~NEG_BIT];
-      if (v & NEG_BIT) p = p.neg();
-      acc = te_add_precomputed(acc, p);
+      acc = in[i];
     } else {
       acc = te_add(acc, in[i]);
     }
@@ -210,17 +201,29 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const uint32_t* vals, co
   }
 }
 
-// Level 0 with the bases staged in shared memory: the base of entry i + 1 is copied (cp.async, 16-byte
-// pieces, L2 only) into one of two slots per thread while entry i is added, so the random gather from
-// the window table overlaps an addition instead of stalling the warp; the base's words are read from
-// the slot where the adder needs them instead of occupying 36 registers across the addition. The sign
-// is applied by address (ymx and ypx swapped) and in the adder (te_add_precomputed_signed).
-// WARP_LOADS: the warp copies its 32 bases together, lane l taking the 16-byte pieces l, l + 32, ... of
-// the 32 * 9 pieces, so one copy instruction touches about 4 bases' lines instead of 32. The loop runs
-// S steps in every lane (the chunk rule gives every chunk S entries but the last), as the copies need
-// the whole warp; lanes without an entry skip the addition.
+// Level 0: the entries are signed base indices into the stored TE bases (or the window table),
+// added with the 7M mixed adder, one chunk of S entries per thread, the same run rules as above but
+// every run starting from the identity (runs start at random steps in the lanes of a warp here, so
+// starting from the first base would not save the warp an addition). The bases are staged in
+// shared memory: while entry i is added, the base of entry i + 1 is copied (cp.async, 16-byte
+// pieces, L2 only) into the lane's other slot, so the random gather from the 26.6 GB window table
+// overlaps an addition instead of stalling the warp, and the base's words are read from the slot
+// where the adder needs them instead of occupying 36 registers across the addition. The warp copies
+// its 32 bases together: piece g = 32r + lane of the warp's 32 * 9 pieces (copy r) belongs to lane
+// g / 9, so one copy instruction touches the lines of about 4 bases instead of 32. The loop runs S
+// steps in every lane (every chunk has S entries but the last), as the copies need the whole warp;
+// lanes without an entry skip the addition and copy base 0. The sign is applied by address (ymx
+// and ypx swapped) and in the adder (te_add_precomputed_signed).
+// H200, 2^24 resident (c = 23), level-0 sums with the IMAD.WIDE multiply: 55.1 ms with the bases
+// loaded into registers, 55.8 staged per thread, 52.3 staged by the warp; 57.4 and 56.8 for the two
+// staged forms at 4 blocks per SM (128 registers, 46-62 bytes of spills). 2^20: 4.33, 4.31, 4.11.
+// (Earlier, without staging: a 128-register cap measured 3.6% slower; adding a finished sum to the
+// bucket's earlier value inside this loop, for later slices, made the sums 35% slower at 2^24 and
+// 2.6x at 2^20: the unified addition is divergent, and in most iterations some lane of the warp
+// finishes a run; prefetching the base of entry i + 2 into L2 measured no faster; loading the bases
+// around L1 (ld.global.cg) 7% slower.)
 constexpr uint32_t BASE_PIECES = sizeof(TePrecomputed) / 16;  // 9
-static_assert(sizeof(TePrecomputed) == 16 * BASE_PIECES);
+static_assert(sizeof(TePrecomputed) == 16 * BASE_PIECES && 32 % BASE_PIECES == 5);
 
 __device__ __forceinline__ void cp_async16(uint32_t smem, const void* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(global) : "memory");
@@ -229,61 +232,53 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 // Waits until at most one group (the newest) is still in flight.
 __device__ __forceinline__ void cp_async_wait_prev() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
 
-template <bool WARP_LOADS, int MIN_BLOCKS>
-__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_staged_kernel(const uint32_t* keys, const uint32_t* vals,
-                                                                      const TePrecomputed* bases, uint32_t L,
-                                                                      uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                                                      TeExtended* buckets, uint32_t* out_keys,
-                                                                      TeExtended* out) {
+__global__ void __launch_bounds__(SUM_BLOCK) chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals,
+                                                                     const TePrecomputed* bases, uint32_t L,
+                                                                     uint32_t S, uint32_t chunks, const uint32_t* pos,
+                                                                     TeExtended* buckets, uint32_t* out_keys,
+                                                                     TeExtended* out) {
   __shared__ uint4 stage[2][SUM_BLOCK][BASE_PIECES];  // 144-byte slots: conflict-free 16-byte reads
-  constexpr uint32_t SLOT = 16 * BASE_PIECES, BUF = SUM_BLOCK * SLOT, NONE = 0xffffffffu;
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t - (threadIdx.x & 31u) >= chunks) return;  // whole warps only: the warp's copies need every lane
+  constexpr uint32_t SLOT = 16 * BASE_PIECES, BUF = SUM_BLOCK * SLOT;
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u;
+  if (t - lane >= chunks) return;  // whole warps only: the warp's copies need every lane
   const bool active = t < chunks;
   uint32_t b = L, e = L;
   if (active) chunk_range(t, S, L, b, e);
-  const uint32_t stage0 = static_cast<uint32_t>(__cvta_generic_to_shared(&stage[0][0][0]));
-  const uint4* src = reinterpret_cast<const uint4*>(bases);
-  // Copies base `index` (NONE: nothing) into this lane's slot of buffer `buf`, as one commit group.
-  // WARP_LOADS: piece g = 32r + lane of the warp's 32 * 9 pieces belongs to lane g / 9 (its piece
-  // g % 9) and lands at byte 16g of the warp's slots; the owner's index comes by shuffle.
-  auto fetch = [&](uint32_t buf, uint32_t index) {
-    if constexpr (WARP_LOADS) {
-      const uint32_t lane = threadIdx.x & 31u, to = stage0 + buf * BUF + (threadIdx.x & ~31u) * SLOT + 16 * lane;
-      uint32_t owner = lane / BASE_PIECES, piece = lane - owner * BASE_PIECES;
+  // This lane's copies: piece g = 32r + lane lands at byte 16g of the warp's slots and comes from
+  // piece g % 9 of lane g / 9's base, i.e. byte offset 16 * (9 * index + g % 9) of the bases.
+  const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(&stage[0][threadIdx.x - lane][0])) + 16 * lane;
+  const char* from = reinterpret_cast<const char*>(bases);
+  auto fetch = [&](uint32_t buf, uint32_t index) {  // this lane's next base index, as one commit group
+    uint32_t owner = lane / BASE_PIECES, piece = lane - owner * BASE_PIECES;
 #pragma unroll
-      for (uint32_t r = 0; r < BASE_PIECES; ++r) {
-        const uint32_t idx = __shfl_sync(0xffffffffu, index, owner);
-        if (idx != NONE) cp_async16(to + 512 * r, src + size_t{idx} * BASE_PIECES + piece);
-        // g += 32 = 3 * 9 + 5
-        piece += 5;
-        owner += 3;
-        if (piece >= BASE_PIECES) piece -= BASE_PIECES, ++owner;
-      }
-    } else if (index != NONE) {
-      const uint32_t slot = stage0 + buf * BUF + threadIdx.x * SLOT;
-#pragma unroll
-      for (uint32_t r = 0; r < BASE_PIECES; ++r) cp_async16(slot + r * 16, src + size_t{index} * BASE_PIECES + r);
+    for (uint32_t r = 0; r < BASE_PIECES; ++r) {
+      const uint32_t idx = __shfl_sync(0xffffffffu, index, owner);
+      cp_async16(to + buf * BUF + 512 * r, from + 16 * (size_t{idx} * BASE_PIECES + piece));
+      piece += 32 % BASE_PIECES;  // g += 32 = 3 * 9 + 5
+      owner += 32 / BASE_PIECES;
+      if (piece >= BASE_PIECES) piece -= BASE_PIECES, ++owner;
     }
     cp_async_commit();
   };
   const bool head = active && b > 0 && keys[b - 1] == keys[b];
   uint32_t o = active ? pos[t] : 0;
   uint32_t cur = active ? keys[b] : 0, k = cur;
-  // Values two entries ahead, so the copy's address never waits for a load.
+  // Values two entries ahead, so a copy's address never waits for a load.
   uint32_t v = active ? vals[b] : 0, vn = b + 1 < e ? vals[b + 1] : 0;
   bool first_run = true;
   TeExtended acc = TeExtended::identity();
-  fetch(0, active ? v & ~NEG_BIT : NONE);
+  fetch(0, v & ~NEG_BIT);
   for (uint32_t j = 0; j < S; ++j) {
     const uint32_t i = b + j;
-    // The next entry's base and key, one step ahead (an empty group past the end keeps the wait
-    // below uniform).
-    const bool next = i + 1 < e;
-    fetch((j + 1) & 1, next ? vn & ~NEG_BIT : NONE);
-    const uint32_t kn = next ? keys[i + 1] : 0, vnn = i + 2 < e ? vals[i + 2] : 0;
-    cp_async_wait_prev();  // entry i's base has landed
-    if constexpr (WARP_LOADS) __syncwarp();  // ... including the pieces other lanes copied
+    // The next entry's base (an empty group after the last step keeps the wait below uniform).
+    if (j + 1 < S) {
+      fetch((j + 1) & 1, vn & ~NEG_BIT);
+    } else {
+      cp_async_commit();
+    }
+    const uint32_t kn = i + 1 < e ? keys[i + 1] : 0, vnn = i + 2 < e ? vals[i + 2] : 0;
+    cp_async_wait_prev();  // entry i's pieces have landed
+    __syncwarp();          // ... including those other lanes copied
     if (i < e) {
       if (k != cur) {  // the run of `cur` ends inside this chunk
         if (first_run && head) {
@@ -303,8 +298,7 @@ __global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_staged_kerne
     k = kn;
     v = vn;
     vn = vnn;
-    // Every lane's reads of this buffer precede the copies into it two steps on.
-    if constexpr (WARP_LOADS) __syncwarp();
+    __syncwarp();  // every lane's reads of this buffer precede the copies into it at the next step
   }
   if (!active) return;
   const bool tail = e < L && keys[e] == cur;
@@ -491,28 +485,14 @@ uint32_t max_chunk() {
   return v;
 }
 
-// The level-0 kernel (measurements: ZKGPU_MSM_SUMS0=0 the registers-only chunk_sums_kernel; 1 bases
-// staged per thread, 2 staged by warp loads, both at 3 blocks per SM; 3 and 4 the same at 4 blocks).
-int sums0_variant() {
-  static const int v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_SUMS0");
-    return e ? std::clamp(std::atoi(e), 0, 4) : 1;
+// Dynamic shared memory the level-0 kernel is launched with and does not use: measurements only
+// (ZKGPU_MSM_SUMS0_PAD=bytes, at most 40960, limits its blocks per SM).
+size_t sums0_pad() {
+  static const size_t v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SUMS0_PAD");
+    return e ? static_cast<size_t>(std::clamp(std::atoi(e), 0, 40960)) : size_t{0};
   }();
   return v;
-}
-using Sums0Kernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t, uint32_t,
-                             const uint32_t*, TeExtended*, uint32_t*, TeExtended*);
-Sums0Kernel sums0_staged() {
-  switch (sums0_variant()) {
-    case 2: return chunk_sums_staged_kernel<true, 3>;
-    case 3: return chunk_sums_staged_kernel<false, 4>;
-    case 4: return chunk_sums_staged_kernel<true, 4>;
-    default: return chunk_sums_staged_kernel<false, 3>;
-  }
-}
-const void* sums0_kernel() {
-  return sums0_variant() == 0 ? reinterpret_cast<const void*>(chunk_sums_kernel<true>)
-                              : reinterpret_cast<const void*>(sums0_staged());
 }
 
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
@@ -521,7 +501,8 @@ size_t resident_sum_threads() {
     int dev = 0, sms = 0, blocks = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sums0_kernel(), SUM_BLOCK, 0));
+    ZKGPU_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_bases_kernel, SUM_BLOCK, sums0_pad()));
     return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
   }();
   return v;
@@ -949,15 +930,12 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
-    if (level == 0 && sums0_variant() != 0)
-      sums0_staged()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
-                                                     out_sums);
-    else if (level == 0)
-      chunk_sums_kernel<true><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, nullptr, L, S, chunks, pos, target,
-                                                             out_keys, out_sums);
+    if (level == 0)
+      chunk_sums_bases_kernel<<<grid, SUM_BLOCK, sums0_pad(), stream>>>(cur_keys, vals, bases, L, S, chunks, pos,
+                                                                         target, out_keys, out_sums);
     else
-      chunk_sums_kernel<false><<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, nullptr, nullptr, cur_sums, L, S, chunks, pos,
-                                                              target, out_keys, out_sums);
+      chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
+                                                        out_sums);
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
