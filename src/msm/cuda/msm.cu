@@ -158,6 +158,36 @@ __global__ void partial_count_kernel(const uint32_t* keys, uint32_t L, uint32_t 
   count[t] = static_cast<uint32_t>(head) + static_cast<uint32_t>(tail);
 }
 
+// Where a chunk's runs go: a run that continues from the chunk before (its first run, with a head)
+// or into the next (its last, with a tail) is a partial sum for the next level (at out[o]); any other
+// run lies wholly inside the chunk and is a finished bucket sum.
+struct RunSink {
+  TeExtended* buckets;
+  uint32_t* out_keys;
+  TeExtended* out;
+  uint32_t o;
+  bool head, first_run = true;
+  // The run of `key` ended inside the chunk.
+  __device__ __forceinline__ void end_run(uint32_t key, const TeExtended& acc) {
+    if (first_run && head) {
+      out_keys[o] = key;
+      out[o++] = acc;
+    } else {
+      buckets[key] = acc;
+    }
+    first_run = false;
+  }
+  // The chunk's last run; tail: it continues into the next chunk.
+  __device__ __forceinline__ void end_chunk(uint32_t key, const TeExtended& acc, bool tail) {
+    if ((first_run && head) || tail) {
+      out_keys[o] = key;
+      out[o] = acc;
+    } else {
+      buckets[key] = acc;
+    }
+  }
+};
+
 // Levels >= 1: the entries are the partial sums of the level before, added with the unified adder.
 // pos[t] is where chunk t's partials go. A run starts from its first entry instead of the identity:
 // at these levels most runs are pairs (the tail partial of chunk t and the head partial of t + 1)
@@ -171,34 +201,20 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, ui
   if (t >= chunks) return;
   uint32_t b, e;
   chunk_range(t, S, L, b, e);
-  const bool head = b > 0 && keys[b - 1] == keys[b];
-  uint32_t o = pos[t];
+  RunSink sink{buckets, out_keys, out, pos[t], b > 0 && keys[b - 1] == keys[b]};
   uint32_t cur = keys[b];
-  bool first_run = true;
   TeExtended acc = in[b];
   for (uint32_t i = b + 1; i < e; ++i) {
     const uint32_t k = keys[i];
-    if (k != cur) {  // the run of `cur` ends inside this chunk
-      if (first_run && head) {
-        out_keys[o] = cur;
-        out[o++] = acc;
-      } else {
-        buckets[cur] = acc;
-      }
-      first_run = false;
+    if (k != cur) {
+      sink.end_run(cur, acc);
       cur = k;
       acc = in[i];
     } else {
       acc = te_add(acc, in[i]);
     }
   }
-  const bool tail = e < L && keys[e] == cur;
-  if ((first_run && head) || tail) {
-    out_keys[o] = cur;
-    out[o] = acc;
-  } else {
-    buckets[cur] = acc;
-  }
+  sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
 
 // Level 0: the entries are signed base indices into the stored TE bases (or the window table),
@@ -232,7 +248,8 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 // Waits until at most one group (the newest) is still in flight.
 __device__ __forceinline__ void cp_async_wait_prev() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
 
-__global__ void __launch_bounds__(SUM_BLOCK) chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals,
+template <int MIN_BLOCKS>
+__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals,
                                                                      const TePrecomputed* bases, uint32_t L,
                                                                      uint32_t S, uint32_t chunks, const uint32_t* pos,
                                                                      TeExtended* buckets, uint32_t* out_keys,
@@ -260,12 +277,10 @@ __global__ void __launch_bounds__(SUM_BLOCK) chunk_sums_bases_kernel(const uint3
     }
     cp_async_commit();
   };
-  const bool head = active && b > 0 && keys[b - 1] == keys[b];
-  uint32_t o = active ? pos[t] : 0;
+  RunSink sink{buckets, out_keys, out, active ? pos[t] : 0, active && b > 0 && keys[b - 1] == keys[b]};
   uint32_t cur = active ? keys[b] : 0, k = cur;
   // Values two entries ahead, so a copy's address never waits for a load.
   uint32_t v = active ? vals[b] : 0, vn = b + 1 < e ? vals[b + 1] : 0;
-  bool first_run = true;
   TeExtended acc = TeExtended::identity();
   fetch(0, v & ~NEG_BIT);
   for (uint32_t j = 0; j < S; ++j) {
@@ -280,14 +295,8 @@ __global__ void __launch_bounds__(SUM_BLOCK) chunk_sums_bases_kernel(const uint3
     cp_async_wait_prev();  // entry i's pieces have landed
     __syncwarp();          // ... including those other lanes copied
     if (i < e) {
-      if (k != cur) {  // the run of `cur` ends inside this chunk
-        if (first_run && head) {
-          out_keys[o] = cur;
-          out[o++] = acc;
-        } else {
-          buckets[cur] = acc;
-        }
-        first_run = false;
+      if (k != cur) {
+        sink.end_run(cur, acc);
         cur = k;
         acc = TeExtended::identity();
       }
@@ -300,14 +309,7 @@ __global__ void __launch_bounds__(SUM_BLOCK) chunk_sums_bases_kernel(const uint3
     vn = vnn;
     __syncwarp();  // every lane's reads of this buffer precede the copies into it at the next step
   }
-  if (!active) return;
-  const bool tail = e < L && keys[e] == cur;
-  if ((first_run && head) || tail) {
-    out_keys[o] = cur;
-    out[o] = acc;
-  } else {
-    buckets[cur] = acc;
-  }
+  if (active) sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
 
 // A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
@@ -485,14 +487,18 @@ uint32_t max_chunk() {
   return v;
 }
 
-// Dynamic shared memory the level-0 kernel is launched with and does not use: measurements only
-// (ZKGPU_MSM_SUMS0_PAD=bytes, at most 40960, limits its blocks per SM).
-size_t sums0_pad() {
-  static const size_t v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_SUMS0_PAD");
-    return e ? static_cast<size_t>(std::clamp(std::atoi(e), 0, 40960)) : size_t{0};
+// Blocks per SM the level-0 kernel is compiled for (measurements: ZKGPU_MSM_SUMS0_BLOCKS=3 or 4).
+int sums0_blocks() {
+  static const int v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SUMS0_BLOCKS");
+    return e && std::atoi(e) == 3 ? 3 : 4;
   }();
   return v;
+}
+using SumsBasesKernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t,
+                                 uint32_t, const uint32_t*, TeExtended*, uint32_t*, TeExtended*);
+SumsBasesKernel sums0_kernel() {
+  return sums0_blocks() == 3 ? chunk_sums_bases_kernel<3> : chunk_sums_bases_kernel<4>;
 }
 
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
@@ -501,8 +507,7 @@ size_t resident_sum_threads() {
     int dev = 0, sms = 0, blocks = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_bases_kernel, SUM_BLOCK, sums0_pad()));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sums0_kernel(), SUM_BLOCK, 0));
     return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
   }();
   return v;
@@ -931,8 +936,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
-      chunk_sums_bases_kernel<<<grid, SUM_BLOCK, sums0_pad(), stream>>>(cur_keys, vals, bases, L, S, chunks, pos,
-                                                                         target, out_keys, out_sums);
+      sums0_kernel()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
+                                                     out_sums);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
                                                         out_sums);
