@@ -194,25 +194,31 @@ struct RunSink {
 // that start at the same step in every lane (even chunks, see chunk_entries), so the warp skips
 // about half the additions. (The sums are the same points as with identity + entry, not the same
 // projective bytes; only the final affine result is compared.)
+// (from_first = false: every run from the identity, as before; an A/B knob for the H200.)
 __global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, uint32_t L, uint32_t S,
                                   uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
-                                  TeExtended* out) {
+                                  TeExtended* out, bool from_first) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
   chunk_range(t, S, L, b, e);
   RunSink sink{buckets, out_keys, out, pos[t], b > 0 && keys[b - 1] == keys[b]};
   uint32_t cur = keys[b];
-  TeExtended acc = in[b];
-  for (uint32_t i = b + 1; i < e; ++i) {
+  TeExtended acc = TeExtended::identity();
+  uint32_t i = b;
+  if (from_first) acc = in[i++];
+  for (; i < e; ++i) {
     const uint32_t k = keys[i];
     if (k != cur) {
       sink.end_run(cur, acc);
       cur = k;
-      acc = in[i];
-    } else {
-      acc = te_add(acc, in[i]);
+      acc = TeExtended::identity();
+      if (from_first) {
+        acc = in[i];
+        continue;
+      }
     }
+    acc = te_add(acc, in[i]);
   }
   sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
@@ -245,16 +251,21 @@ __device__ __forceinline__ void cp_async16(uint32_t smem, const void* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(global) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-// Waits until at most one group (the newest) is still in flight.
-__device__ __forceinline__ void cp_async_wait_prev() { asm volatile("cp.async.wait_group 1;\n" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
 
 template <int MIN_BLOCKS>
-__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals,
-                                                                     const TePrecomputed* bases, uint32_t L,
-                                                                     uint32_t S, uint32_t chunks, const uint32_t* pos,
-                                                                     TeExtended* buckets, uint32_t* out_keys,
-                                                                     TeExtended* out) {
+__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS)
+    chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases, uint32_t L,
+                            uint32_t S, uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
+                            TeExtended* out, const TeExtended* old) {
   __shared__ uint4 stage[2][SUM_BLOCK][BASE_PIECES];  // 144-byte slots: conflict-free 16-byte reads
+  // old (null: none): the buckets' values from the slices before. Every run that starts in this chunk
+  // (all but a first run continuing from the chunk before) then starts from old[key] instead of the
+  // identity, its two 128-byte lines prefetched into L1 one step ahead (a 192-byte point at a
+  // 64-byte multiple); the run's later pieces (other chunks' first runs) start from the identity,
+  // so the next level's sum holds the old value once. Only the run's first thread reads old[key]
+  // and only a thread holding a whole run writes buckets[key] at this level, so old may be buckets.
+  static_assert(sizeof(TeExtended) == 192);
   constexpr uint32_t SLOT = 16 * BASE_PIECES, BUF = SUM_BLOCK * SLOT;
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u;
   if (t - lane >= chunks) return;  // whole warps only: the warp's copies need every lane
@@ -278,33 +289,48 @@ __global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS) chunk_sums_bases_kernel
     cp_async_commit();
   };
   RunSink sink{buckets, out_keys, out, active ? pos[t] : 0, active && b > 0 && keys[b - 1] == keys[b]};
-  uint32_t cur = active ? keys[b] : 0, k = cur;
-  // Values two entries ahead, so a copy's address never waits for a load.
+  auto prefetch_old = [&](uint32_t key) {
+    const char* p = reinterpret_cast<const char*>(old + key);
+    asm volatile("prefetch.global.L1 [%0];\n" ::"l"(p));
+    asm volatile("prefetch.global.L1 [%0];\n" ::"l"(p + 128));
+  };
+  // Keys and values two entries ahead, so a copy's address never waits for a load.
+  uint32_t cur = active ? keys[b] : 0, k = cur, kn = b + 1 < e ? keys[b + 1] : 0;
   uint32_t v = active ? vals[b] : 0, vn = b + 1 < e ? vals[b + 1] : 0;
+  bool from_old = old && active && !sink.head;  // the current run starts from old[cur]
+  if (from_old) prefetch_old(cur);
   TeExtended acc = TeExtended::identity();
   fetch(0, v & ~NEG_BIT);
   for (uint32_t j = 0; j < S; ++j) {
     const uint32_t i = b + j;
-    // The next entry's base (an empty group after the last step keeps the wait below uniform).
-    if (j + 1 < S) {
-      fetch((j + 1) & 1, vn & ~NEG_BIT);
-    } else {
-      cp_async_commit();
+    const uint32_t knn = i + 2 < e ? keys[i + 2] : 0, vnn = i + 2 < e ? vals[i + 2] : 0;
+    cp_async_wait_all();  // entry i's pieces (and old value) have landed: they were copied a step ago
+    __syncwarp();         // ... including those other lanes copied
+    if (i < e && k != cur) {
+      sink.end_run(cur, acc);
+      cur = k;
+      acc = TeExtended::identity();
+      from_old = old != nullptr;
     }
-    const uint32_t kn = i + 1 < e ? keys[i + 1] : 0, vnn = i + 2 < e ? vals[i + 2] : 0;
-    cp_async_wait_prev();  // entry i's pieces have landed
-    __syncwarp();          // ... including those other lanes copied
+    if (from_old) {  // 12 16-byte loads, L1 hits after the prefetch
+      uint4 w[sizeof(TeExtended) / 16];
+#pragma unroll
+      for (uint32_t r = 0; r < sizeof(TeExtended) / 16; ++r) w[r] = reinterpret_cast<const uint4*>(old + cur)[r];
+      memcpy(&acc, w, sizeof(acc));
+      from_old = false;
+    }
+    // The next entry's base and, when it starts a run, its old bucket value.
+    if (j + 1 < S) {
+      if (old && i + 1 < e && kn != k) prefetch_old(kn);
+      fetch((j + 1) & 1, vn & ~NEG_BIT);
+    }
     if (i < e) {
-      if (k != cur) {
-        sink.end_run(cur, acc);
-        cur = k;
-        acc = TeExtended::identity();
-      }
       const Fp* q = reinterpret_cast<const Fp*>(&stage[j & 1][threadIdx.x][0]);
       const bool neg = v & NEG_BIT;
       acc = te_add_precomputed_signed(acc, q[neg ? 1 : 0], q[neg ? 0 : 1], q[2], neg);
     }
     k = kn;
+    kn = knn;
     v = vn;
     vn = vnn;
     __syncwarp();  // every lane's reads of this buffer precede the copies into it at the next step
@@ -496,9 +522,19 @@ int sums0_blocks() {
   return v;
 }
 using SumsBasesKernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t,
-                                 uint32_t, const uint32_t*, TeExtended*, uint32_t*, TeExtended*);
+                                 uint32_t, const uint32_t*, TeExtended*, uint32_t*, TeExtended*, const TeExtended*);
 SumsBasesKernel sums0_kernel() {
   return sums0_blocks() == 3 ? chunk_sums_bases_kernel<3> : chunk_sums_bases_kernel<4>;
+}
+
+// Levels >= 1 start each run from its first partial (measurements: ZKGPU_MSM_RUN_START=0 from the
+// identity, as before).
+bool level_runs_from_first() {
+  static const bool v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_RUN_START");
+    return !(e && std::atoi(e) == 0);
+  }();
+  return v;
 }
 
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
@@ -937,10 +973,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
       sums0_kernel()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
-                                                     out_sums);
+                                                     out_sums, nullptr);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
-                                                        out_sums);
+                                                        out_sums, level_runs_from_first());
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
