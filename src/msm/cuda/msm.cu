@@ -194,31 +194,27 @@ struct RunSink {
 // that start at the same step in every lane (even chunks, see chunk_entries), so the warp skips
 // about half the additions. (The sums are the same points as with identity + entry, not the same
 // projective bytes; only the final affine result is compared.)
-// (from_first = false: every run from the identity, as before; an A/B knob for the H200.)
+// H200 (0412948 merged with msm-reduce): sums1+ 1.9 ms at 2^24 and 0.46-0.49 at 2^20, against
+// 2.9 and 0.71-0.73 with every run starting from the identity.
 __global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, uint32_t L, uint32_t S,
                                   uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
-                                  TeExtended* out, bool from_first) {
+                                  TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
   chunk_range(t, S, L, b, e);
   RunSink sink{buckets, out_keys, out, pos[t], b > 0 && keys[b - 1] == keys[b]};
   uint32_t cur = keys[b];
-  TeExtended acc = TeExtended::identity();
-  uint32_t i = b;
-  if (from_first) acc = in[i++];
-  for (; i < e; ++i) {
+  TeExtended acc = in[b];
+  for (uint32_t i = b + 1; i < e; ++i) {
     const uint32_t k = keys[i];
     if (k != cur) {
       sink.end_run(cur, acc);
       cur = k;
-      acc = TeExtended::identity();
-      if (from_first) {
-        acc = in[i];
-        continue;
-      }
+      acc = in[i];
+    } else {
+      acc = te_add(acc, in[i]);
     }
-    acc = te_add(acc, in[i]);
   }
   sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
@@ -239,6 +235,8 @@ __global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, ui
 // H200, 2^24 resident (c = 23), level-0 sums with the IMAD.WIDE multiply: 55.1 ms with the bases
 // loaded into registers, 55.8 staged per thread, 52.3 staged by the warp; 57.4 and 56.8 for the two
 // staged forms at 4 blocks per SM (128 registers, 46-62 bytes of spills). 2^20: 4.33, 4.31, 4.11.
+// This form built for 4 blocks (128 registers, 10 bytes of spills) against 3 (156 registers), in
+// one run: 53.6 against 51.9 ms at 2^24, 4.22 against 4.10 at 2^20.
 // (Earlier, without staging: a 128-register cap measured 3.6% slower; adding a finished sum to the
 // bucket's earlier value inside this loop, for later slices, made the sums 35% slower at 2^24 and
 // 2.6x at 2^20: the unified addition is divergent, and in most iterations some lane of the warp
@@ -253,8 +251,7 @@ __device__ __forceinline__ void cp_async16(uint32_t smem, const void* global) {
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 __device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
 
-template <int MIN_BLOCKS>
-__global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS)
+__global__ void __launch_bounds__(SUM_BLOCK, 3)
     chunk_sums_bases_kernel(const uint32_t* keys, const uint32_t* vals, const TePrecomputed* bases, uint32_t L,
                             uint32_t S, uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
                             TeExtended* out, const TeExtended* old) {
@@ -513,29 +510,10 @@ uint32_t max_chunk() {
   return v;
 }
 
-// Blocks per SM the level-0 kernel is compiled for (measurements: ZKGPU_MSM_SUMS0_BLOCKS=3 or 4).
-int sums0_blocks() {
-  static const int v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_SUMS0_BLOCKS");
-    return e && std::atoi(e) == 3 ? 3 : 4;
-  }();
-  return v;
-}
+// The level-0 kernel, for its launch and the occupancy query.
 using SumsBasesKernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t,
                                  uint32_t, const uint32_t*, TeExtended*, uint32_t*, TeExtended*, const TeExtended*);
-SumsBasesKernel sums0_kernel() {
-  return sums0_blocks() == 3 ? chunk_sums_bases_kernel<3> : chunk_sums_bases_kernel<4>;
-}
-
-// Levels >= 1 start each run from its first partial (measurements: ZKGPU_MSM_RUN_START=0 from the
-// identity, as before).
-bool level_runs_from_first() {
-  static const bool v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_RUN_START");
-    return !(e && std::atoi(e) == 0);
-  }();
-  return v;
-}
+SumsBasesKernel sums0_kernel() { return chunk_sums_bases_kernel; }
 
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
 size_t resident_sum_threads() {
@@ -976,7 +954,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
                                                      out_sums, nullptr);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
-                                                        out_sums, level_runs_from_first());
+                                                        out_sums);
     ZKGPU_CUDA_CHECK_LAUNCH();
   };
 
