@@ -1,6 +1,6 @@
 // The GPU MSM's window reduction (core/bls12_377/bucket_reduce.hpp) run on the CPU in the kernels'
-// schedule (parts of len buckets, then block folds of up to g pairs), against the plain running sum
-// sum_j (j+1) B_j, for several windows, part lengths and fold widths.
+// schedule (parts of len buckets on two or three lanes, block folds, the host's last folds),
+// against the plain running sum sum_j (j+1) B_j, for several windows, part lengths and fold widths.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,32 +13,62 @@ namespace {
 
 using namespace zkgpu::bls12_377;
 
-// bucket_parts_kernel then weighted_fold_kernel launches, as msm.cu sequences them.
+// Pairs (x, y)[0, n) folded in place in groups of `group` (a power of two) as the kernels do
+// (fold_block): per level, both lanes of every step from the level's inputs.
+void fold_groups(std::vector<TeExtended>& x, std::vector<TeExtended>& y, size_t n, uint32_t group) {
+  for (uint32_t s = 1; s < group; s *= 2)
+    for (size_t a = 0; a < n; a += 2 * s) {
+      const TeExtended xn = fold_lane(false, x[a], y[a], x[a + s], y[a + s]);
+      y[a] = fold_lane(true, x[a], y[a], x[a + s], y[a + s]);
+      x[a] = xn;
+    }
+}
+
+// bucket_lanes_kernel, weighted_fold_kernel launches and the host's last folds, as msm.cu
+// sequences them: parts of len buckets on lanes (every lane's step t from the states after step
+// t - 1), folds in groups of min(lane_parts, pairs per window), then of up to max_fold pairs until
+// host_pairs per window are left, then fold_pair.
 std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, const std::vector<TeExtended>* more,
-                                        uint32_t windows, uint32_t per_window, uint32_t len, uint32_t max_fold) {
+                                        uint32_t windows, uint32_t per_window, uint32_t len, uint32_t lane_parts,
+                                        uint32_t max_fold, uint32_t host_pairs) {
+  const bool two = more != nullptr;
+  const unsigned R = part_lanes(two);
   const size_t parts = buckets.size() / len;
   std::vector<TeExtended> x(parts), y(parts);
-  for (size_t t = 0; t < parts; ++t)
-    reduce_part(buckets.data() + t * len, more ? more->data() + t * len : nullptr, len, x[t], y[t]);
-  size_t remaining = parts;
-  for (uint32_t pw = per_window / len; pw > 1;) {
-    const uint32_t g = std::min(pw, max_fold);
-    const size_t blocks = remaining / g;
-    std::vector<TeExtended> xo(blocks), yo(blocks);
-    for (size_t blk = 0; blk < blocks; ++blk) {
-      const size_t base = blk * g;
-      for (uint32_t s = 1; s < g; s *= 2)
-        for (uint32_t a = 0; a < g; a += 2 * s) fold_pair(x[base + a], y[base + a], x[base + a + s], y[base + a + s]);
-      xo[blk] = x[base];
-      yo[blk] = y[base];
+  for (size_t p = 0; p < parts; ++p) {
+    const TeExtended* b = buckets.data() + p * len;
+    const TeExtended* m = two ? more->data() + p * len : nullptr;
+    std::vector<TeExtended> state(R, TeExtended::identity());
+    for (uint32_t t = 0; t < part_steps(len, two); ++t) {
+      const std::vector<TeExtended> before = state;
+      for (unsigned l = 0; l < R; ++l) part_lane_step(l, t, len, b, m, l ? &before[l - 1] : nullptr, state[l]);
     }
+    for (unsigned l = 0; l < R; ++l) {
+      if (lane_holds_t(l, two)) x[p] = times_pow2(state[l], len);
+      if (lane_holds_u(l, two)) y[p] = state[l];
+    }
+  }
+  uint32_t pw = per_window / len;
+  const auto compact = [&](uint32_t g) {  // one pair per group of g to the front
+    fold_groups(x, y, x.size(), g);
+    std::vector<TeExtended> xo, yo;
+    for (size_t a = 0; a < x.size(); a += g) xo.push_back(x[a]), yo.push_back(y[a]);
     x.swap(xo);
     y.swap(yo);
-    remaining = blocks;
     pw /= g;
+  };
+  compact(std::min(lane_parts, pw));
+  while (pw > host_pairs) compact(std::min(pw / host_pairs, max_fold));
+  EXPECT_EQ(x.size(), size_t{windows} * pw);
+  std::vector<TeExtended> sums(windows);
+  for (uint32_t w = 0; w < windows; ++w) {
+    TeExtended* xw = x.data() + size_t{w} * pw;
+    TeExtended* yw = y.data() + size_t{w} * pw;
+    for (uint32_t s = 1; s < pw; s *= 2)
+      for (uint32_t a = 0; a < pw; a += 2 * s) fold_pair(xw[a], yw[a], xw[a + s], yw[a + s]);
+    sums[w] = yw[0];
   }
-  EXPECT_EQ(remaining, windows);
-  return y;
+  return sums;
 }
 
 TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
@@ -47,10 +77,13 @@ TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
   Fp prefix[1];
   ASSERT_EQ(sw_to_te_batch(&gen, &g, 1, prefix), 1u);
   struct Case {
-    uint32_t windows, per_window, len, fold;
+    uint32_t windows, per_window, len, lane_parts, fold, host;
   };
-  for (const Case& cs : {Case{1, 1024, 4, 256}, Case{1, 1024, 1, 16}, Case{3, 64, 8, 4}, Case{5, 2, 1, 2},
-                         Case{2, 512, 512, 256}, Case{4, 128, 2, 256}}) {
+  // Windows with more and fewer parts than a block's 32, folds down to 1..16 host pairs, a part
+  // per window, one bucket per part.
+  for (const Case& cs : {Case{1, 2048, 4, 32, 128, 16}, Case{1, 1024, 1, 32, 16, 1}, Case{3, 64, 8, 32, 4, 1},
+                         Case{5, 2, 1, 32, 2, 1}, Case{2, 512, 512, 32, 256, 1}, Case{4, 128, 2, 4, 2, 4},
+                         Case{1, 64, 2, 8, 2, 2}}) {
     std::vector<TeExtended> buckets(size_t{cs.windows} * cs.per_window);
     TeExtended p = te_add_precomputed(TeExtended::identity(), g);
     for (size_t j = 0; j < buckets.size(); ++j) {
@@ -62,7 +95,7 @@ TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
     for (size_t j = 0; j < more.size(); ++j) more[j] = j % 5 == 1 ? TeExtended::identity() : te_double(buckets[j]);
     for (const bool two : {false, true}) {
       std::vector<TeExtended> got = reduce_like_gpu(buckets, two ? &more : nullptr, cs.windows, cs.per_window, cs.len,
-                                                    cs.fold);
+                                                    cs.lane_parts, cs.fold, cs.host);
       ASSERT_EQ(got.size(), cs.windows);
       for (uint32_t w = 0; w < cs.windows; ++w) {
         TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
@@ -73,7 +106,8 @@ TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
         }
         EXPECT_EQ(te_to_sw(got[w]), te_to_sw(acc))
             << "window " << w << " of " << cs.windows << ", " << cs.per_window << " buckets, len " << cs.len
-            << ", folds of " << cs.fold << (two ? ", two bucket sets" : "");
+            << ", " << cs.lane_parts << " parts per block, folds of " << cs.fold << ", " << cs.host << " host pairs"
+            << (two ? ", two bucket sets" : "");
       }
     }
   }

@@ -46,14 +46,17 @@ namespace {
 // Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
-// Bucket reduction: about this many parts (threads of bucket_parts_kernel) in all, each a chain of
-// 2 * len additions; then folds of FOLD_PAIRS pairs per block (one thread per pair) until one per
-// window is left.
-// 2^15 measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
-// against 5.90), with one-thread folds.
+// Bucket reduction: about this many parts in all (LANE_PARTS per block of bucket_lanes_kernel),
+// each a chain of about len additions per lane; then folds of up to FOLD_PAIRS pairs per block
+// until at most HOST_FOLD_PAIRS pairs are left in all (one per window at least), which the host
+// folds: the last levels have a few threads each, two dependent additions of some 10 us per level
+// on the GPU against about 2 us per pair on one CPU core.
+// 2^15 parts measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
+// against 5.90), with one-thread parts and folds.
 constexpr size_t REDUCE_PARTS = size_t{1} << 15;
 constexpr uint32_t MAX_REDUCE_LEN = 64;
 constexpr unsigned FOLD_PAIRS = 128;
+constexpr uint32_t HOST_FOLD_PAIRS = 16;
 // Smallest first slice of inputs from host memory (plan_slices): below it, a slice's sort and
 // bucket-sum launches and host round trips cost more than its upload.
 constexpr uint32_t MIN_SLICE = 1u << 16;
@@ -257,43 +260,86 @@ void fill_identity(TeExtended* p, size_t n, cudaStream_t stream) {
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-// Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1: thread t owns the len buckets
-// [t*len, (t+1)*len) of its window (windows are contiguous and len divides them) and writes its
-// pair (x, y). (This replaced running sums over up to 64 buckets plus lo*T by double-and-add in
-// every thread: up to 19 doublings per thread at 2^20, 255 registers, 3 ms of the 10 ms at 2^20.)
-// `more` (may be null): the last slice's bucket set, added on the way instead of merged first.
-__global__ void bucket_parts_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len,
-                                    uint32_t total_parts, TeExtended* x, TeExtended* y) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= total_parts) return;
-  TeExtended px, py;
-  reduce_part(buckets + static_cast<size_t>(t) * len, more ? more + static_cast<size_t>(t) * len : nullptr, len, px,
-              py);
-  x[t] = px;
-  y[t] = py;
-}
-
-// Stage 2: the pairs of one block (blockDim.x consecutive parts of one window) folded by halves in
-// place in x and y (global memory: __syncthreads makes the block's writes visible to the block);
-// the block's pair goes to xo/yo[blockIdx.x]. Folding stops at one pair per window. Two threads
-// per fold step: even lanes compute fold_x, odd lanes fold_y (on H200 the one-thread fold_pair
-// took about 95 us per level: a level's four operations in a row at low occupancy).
-__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* xo, TeExtended* yo) {
-  const uint32_t g = blockDim.x;
-  const size_t base = static_cast<size_t>(blockIdx.x) * g;
-  const uint32_t step = threadIdx.x / 2;
-  const bool y_lane = threadIdx.x & 1;
-  for (uint32_t s = 1; s < g; s *= 2) {
-    const uint32_t a_off = step * 2 * s;
-    if (a_off < g) {
-      const size_t a = base + a_off, b = a + s;
-      if (y_lane)
-        y[a] = fold_y(y[a], x[b], y[b]);
-      else
-        x[a] = fold_x(x[a], x[b]);
+// Folds the pairs X, Y[0, n) in place in groups of `group` consecutive pairs (a power of two) down to
+// one pair per group, at X, Y[g * group]; pairs from `valid` on are never read (groups are wholly
+// valid or not). The thread of lane 0 (x) or 1 (y) and index i takes step i of each level, pairs
+// a = 2*s*i and a + s; other lanes only keep the barriers.
+__device__ void fold_block(TeExtended* X, TeExtended* Y, uint32_t n, uint32_t group, uint32_t valid, unsigned lane,
+                           unsigned i) {
+  ZKGPU_NO_UNROLL
+  for (uint32_t s = 1; s < group; s *= 2) {
+    const uint32_t a = 2 * s * i;
+    if (lane < 2 && a < n && a < valid) {
+      const TeExtended r = fold_lane(lane == 1, X[a], Y[a], X[a + s], Y[a + s]);
+      (lane ? Y : X)[a] = r;
     }
     __syncthreads();
   }
+}
+
+// Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1 and the first folds. A block holds
+// LANE_PARTS parts (part = blockIdx.x * LANE_PARTS + i, buckets [part*len, (part+1)*len) of its
+// window; windows are contiguous and len divides them) and one warp per lane of them: warp l is
+// lane l of every part (part_lane_step), so a warp's threads take the same formula, and a part's
+// chain is about len dependent additions instead of 2*len (3*len with `more`) in one thread. A
+// lane's state goes to the next lane through shared memory, one barrier per step. Then x = len*T
+// and y = U of the block's parts are folded in shared memory, in groups of `group` consecutive
+// pairs (group = min(LANE_PARTS, pairs per window): groups never cross windows), and each group's
+// pair goes to xo/yo[blockIdx.x * LANE_PARTS / group + g].
+// (This replaced one thread per part holding run, acc and both bucket values: 190 registers, 8
+// warps per SM, 0.89 ms of the 1.81 ms reduction at 2^20 on the H200, IPC 1.12; the lanes hold
+// two points each. Its loop had three copies of the adder.)
+// `more` (TWO): the last slice's bucket set, added on the way instead of merged first.
+constexpr unsigned LANE_PARTS = 32;
+// Warps per SM the register cap leaves room for: 12 (168 registers; the H200 register file holds
+// two warps per scheduler above that, three up to it).
+constexpr unsigned LANE_WARPS_PER_SM = 12;
+template <bool TWO>
+__global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_SM / part_lanes(TWO))
+    bucket_lanes_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len, uint32_t total_parts,
+                        uint32_t group, TeExtended* xo, TeExtended* yo) {
+  constexpr unsigned R = part_lanes(TWO);
+  // xchg[(l * 2 + parity) * LANE_PARTS + i]: lane l's state after a step of that parity, for lane
+  // l + 1; afterwards the first 2 * LANE_PARTS slots hold the folds' x and y.
+  __shared__ alignas(16) unsigned char smem[2 * (R - 1) * LANE_PARTS * sizeof(TeExtended)];
+  TeExtended* xchg = reinterpret_cast<TeExtended*>(smem);
+  const unsigned lane = threadIdx.x / LANE_PARTS, i = threadIdx.x % LANE_PARTS;
+  const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
+  const bool live = part < total_parts;  // all but a last block of small windows (len * group < LANE_PARTS)
+  const TeExtended* b = buckets + static_cast<size_t>(part) * len;
+  const TeExtended* m = TWO ? more + static_cast<size_t>(part) * len : nullptr;
+  TeExtended state = TeExtended::identity();
+  const uint32_t steps = part_steps(len, TWO);
+  ZKGPU_NO_UNROLL
+  for (uint32_t t = 0; t < steps; ++t) {
+    const TeExtended* in = lane ? &xchg[((lane - 1) * 2 + ((t - 1) & 1)) * LANE_PARTS + i] : nullptr;
+    if (live) part_lane_step(lane, t, len, b, m, in, state);
+    if (lane + 1 < R) xchg[(lane * 2 + (t & 1)) * LANE_PARTS + i] = state;
+    __syncthreads();
+  }
+  TeExtended* X = xchg;
+  TeExtended* Y = xchg + LANE_PARTS;
+  if (lane_holds_t(lane, TWO)) X[i] = times_pow2(state, len);
+  if (lane_holds_u(lane, TWO)) Y[i] = state;
+  __syncthreads();
+  fold_block(X, Y, LANE_PARTS, group, total_parts - first, lane, i);
+  const uint32_t per_block = LANE_PARTS / group;
+  if (threadIdx.x < per_block && first + threadIdx.x * group < total_parts) {
+    xo[blockIdx.x * per_block + threadIdx.x] = X[threadIdx.x * group];
+    yo[blockIdx.x * per_block + threadIdx.x] = Y[threadIdx.x * group];
+  }
+}
+
+// Stage 2: the pairs of one block (blockDim.x consecutive pairs of one window) folded by halves in
+// place in x and y (global memory: __syncthreads makes the block's writes visible to the block);
+// the block's pair goes to xo/yo[blockIdx.x]. Folding stops at one pair per block. Threads 2q and
+// 2q + 1 take the x and y lanes of step q (fold_lane: the same instructions, so no divergence).
+// (The x and y formulas as two branches of one warp ran one after the other and each held its own
+// copy of the adder: on the H200, 64 us per halving, 30 us per addition in the one-warp levels,
+// most of it instruction fetch; 1.03 ms of the 1.81 ms reduction at 2^20.)
+__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* xo, TeExtended* yo) {
+  const size_t base = static_cast<size_t>(blockIdx.x) * blockDim.x;
+  fold_block(x + base, y + base, blockDim.x, blockDim.x, blockDim.x, threadIdx.x & 1, threadIdx.x / 2);
   if (threadIdx.x == 0) {
     xo[blockIdx.x] = x[base];
     yo[blockIdx.x] = y[base];
@@ -338,7 +384,7 @@ struct Workspace {
   // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
   // half, y in the second.
   // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
-  // for the last slice added by the reduction (reduce_part).
+  // for the last slice added by the reduction (bucket_lanes_kernel).
   rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
@@ -360,6 +406,8 @@ struct Workspace {
   cudaEvent_t converted[CONVERT_STREAMS] = {};
   bool poison = false;
   size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
+  size_t reduce_parts = 0;   // tests: REDUCE_PARTS (0: the default)
+  uint32_t host_pairs = 0;   // tests: HOST_FOLD_PAIRS (0: the default)
 };
 Workspace& workspace() {
   static Workspace ws;
@@ -550,7 +598,7 @@ struct Slice {
 // overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
 // exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
 // (merge_buckets_kernel, one unified addition per bucket: 3.7 ms at 2^22 buckets on the H200 in
-// 256-thread blocks), except the last, which the reduction adds on the way (reduce_part).
+// 256-thread blocks), except the last, which the reduction adds on the way (bucket_lanes_kernel).
 // The first slice is n/div points (at least min_first); each later one is `ratio` times all
 // points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
@@ -589,12 +637,24 @@ std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, uns
   return out;
 }
 
+// Scalars go up in chunks of this many bytes, so the host's copy of one chunk into pinned memory
+// overlaps the upload of the one before and a slice waits about one chunk's copy beyond its upload
+// (with 32 MiB chunks, 2^20's second slice, 27 MB, was one chunk: copy, then upload, in a row).
+// ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) sets it.
+size_t scalar_chunk_bytes() {
+  static const size_t v = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SCALAR_CHUNK_MIB");
+    return size_t{e ? static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32)) : 8u} << 20;
+  }();
+  return v;
+}
+
 // Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
 // chunk as it lands (on digit_stream); records ws.slice_ready when the slice's digits are written.
 void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared) {
   cudaStream_t ds = *ws.digit_stream;
   const size_t base = size_t{W} * sl.first;
-  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, Workspace::STAGE_BYTES / sizeof(Scalar),
+  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, scalar_chunk_bytes() / sizeof(Scalar),
                 [&](size_t first, size_t count, cudaEvent_t landed) {
                   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
                   digits_kernel<<<blocks_for(count), BLOCK, 0, ds>>>(
@@ -663,7 +723,7 @@ class PhaseTimer {
     }
     std::fprintf(stderr, "msm phases ms (n=%u c=%u slices=%zu):", n, c, slices);
     for (const auto& p : sums) std::fprintf(stderr, " %s %.2f", p.first.c_str(), p.second);
-    std::fprintf(stderr, " | device %.2f host-horner %.2f\n", total, host_ms);
+    std::fprintf(stderr, " | device %.2f host-folds+horner %.2f\n", total, host_ms);
   }
 
  private:
@@ -674,13 +734,28 @@ class PhaseTimer {
 
 // Buckets per part in the reduction's first stage: up to MAX_REDUCE_LEN while that leaves at least
 // REDUCE_PARTS parts (a power of two dividing the buckets of a window).
-// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k.
-uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window) {
+// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k; `forced` (tests), when not 0,
+// replaces it.
+uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window, size_t forced) {
   size_t target = REDUCE_PARTS;
   if (const char* e = std::getenv("ZKGPU_MSM_REDUCE_PARTS")) target = size_t{1} << std::clamp(std::atoi(e), 4, 24);
+  if (forced) target = forced;
   uint32_t len = 1;
   while (len < MAX_REDUCE_LEN && 2 * len <= buckets_per_window && nbuckets / (2 * len) >= target) len *= 2;
   return len;
+}
+
+// Pairs per window the GPU folds leave for the host: a power of two, at most HOST_FOLD_PAIRS in all
+// (one per window when the windows alone reach that), at most `per_window`.
+// ZKGPU_MSM_HOST_FOLD=k (measurements) sets HOST_FOLD_PAIRS to 2^k; `forced` (tests), when not 0,
+// replaces it.
+uint32_t host_fold_pairs(unsigned windows, uint32_t per_window, uint32_t forced) {
+  uint32_t total = HOST_FOLD_PAIRS;
+  if (const char* e = std::getenv("ZKGPU_MSM_HOST_FOLD")) total = 1u << std::clamp(std::atoi(e), 0, 12);
+  if (forced) total = forced;
+  uint32_t p = 1;
+  while (2 * p <= per_window && 2 * p * windows <= total) p *= 2;
+  return p;
 }
 
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
@@ -712,7 +787,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
-  const uint32_t len = reduce_len(nbuckets, buckets_per_window);
+  const uint32_t len = reduce_len(nbuckets, buckets_per_window, ws.reduce_parts);
   const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
                 nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
@@ -815,6 +890,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.temp.data(), temp_bytes, counts, ws.pos.data(), chunks, stream));
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[1], ws.pos.data() + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[2], counts + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
+    // Recorded before the sums: the host learns the next level's size and queues it while these run.
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
@@ -860,7 +937,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
       if (host_points)
         for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
       queue_level(0, target, valid, keys, vals, nullptr, counts, 0);
-      ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
       phases.mark("sums0");
     }
     if (k + 1 < slices.size()) load(k + 1);
@@ -869,11 +945,11 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     uint32_t L = ws.readback[1] + ws.readback[2];
     for (int level = 1, out = 1; L > 0; ++level, out ^= 1) {
       queue_level(level, target, L, ws.part_keys[out ^ 1].data(), nullptr, ws.sums[out ^ 1].data(), counts, out);
-      ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+      ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
       L = ws.readback[1] + ws.readback[2];
     }
     phases.mark("sums1+");
-    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (reduce_part)
+    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (bucket_lanes_kernel)
       // 128-thread blocks: 146 registers fit three per SM (12 warps), 256-thread blocks only one.
       merge_buckets_kernel<<<rt::ceil_div(nbuckets, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
           ws.buckets.data(), ws.slice_buckets.data(), nbuckets);
@@ -886,16 +962,23 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   if (host_points)
     for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
 
-  // 4. window reduction: running sums over parts of len buckets, then folds down to one pair per
-  // window.
+  // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
+  // then folds down to host_pairs pairs per window, which the host finishes.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
-  bucket_parts_kernel<<<rt::ceil_div(parts, 64), 64, 0, stream>>>(
-      ws.buckets.data(), sliced ? ws.slice_buckets.data() : nullptr, len, parts, px[0], px[0] + parts);
+  const uint32_t group = std::min<uint32_t>(LANE_PARTS, buckets_per_window / len);
+  size_t remaining = parts / group;  // pairs in px[src]
+  if (sliced)
+    bucket_lanes_kernel<true><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(true), 0, stream>>>(
+        ws.buckets.data(), ws.slice_buckets.data(), len, parts, group, px[0], px[0] + remaining);
+  else
+    bucket_lanes_kernel<false><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(false), 0, stream>>>(
+        ws.buckets.data(), nullptr, len, parts, group, px[0], px[0] + remaining);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
-  size_t remaining = parts;  // pairs in px[src]
-  for (uint32_t per_window = buckets_per_window / len; per_window > 1;) {
-    const uint32_t g = std::min<uint32_t>(per_window, FOLD_PAIRS);
+  uint32_t per_window = buckets_per_window / len / group;
+  const uint32_t host_pairs = host_fold_pairs(BW, per_window, ws.host_pairs);
+  while (per_window > host_pairs) {
+    const uint32_t g = std::min<uint32_t>(per_window / host_pairs, FOLD_PAIRS);
     const size_t blocks = remaining / g;
     weighted_fold_kernel<<<static_cast<unsigned>(blocks), g, 0, stream>>>(px[src], px[src] + remaining,
                                                                           px[src ^ 1], px[src ^ 1] + blocks);
@@ -904,15 +987,23 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     remaining = blocks;
     src ^= 1;
   }
-  std::vector<TeExtended> window_sums(BW);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), px[src] + remaining, BW * sizeof(TeExtended),
-                                   cudaMemcpyDeviceToHost, stream));
+  std::vector<TeExtended> pairs(2 * remaining);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(pairs.data(), px[src], pairs.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost,
+                                   stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto h0 = std::chrono::steady_clock::now();
+  std::vector<TeExtended> window_sums(BW);
+  for (unsigned w = 0; w < BW; ++w) {  // the kernels' fold order, on one thread (fold_pair)
+    TeExtended* x = pairs.data() + size_t{w} * per_window;
+    TeExtended* y = x + remaining;
+    for (uint32_t s = 1; s < per_window; s *= 2)
+      for (uint32_t a = 0; a < per_window; a += 2 * s) fold_pair(x[a], y[a], x[a + s], y[a + s]);
+    window_sums[w] = y[0];
+  }
 
   // 5. Horner over the windows (host: a serial chain of W*c doublings); the window table already
   // put every window at its weight.
-  const auto h0 = std::chrono::steady_clock::now();
   TeExtended result = shared ? window_sums[0] : TeExtended::identity();
   for (unsigned w = BW; !shared && w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
@@ -1092,6 +1183,14 @@ void set_msm_min_slice(size_t points) {
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
   ws.min_slice = points;
+}
+
+void set_msm_reduce_shape(unsigned parts_log2, uint32_t host_pairs) {
+  if (parts_log2 > 24) throw_invalid("reduction parts must be at most 2^24");
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  ws.reduce_parts = parts_log2 ? size_t{1} << parts_log2 : 0;
+  ws.host_pairs = host_pairs;
 }
 
 void release_msm_workspace() {
