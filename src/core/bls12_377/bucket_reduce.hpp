@@ -28,25 +28,32 @@ ZKGPU_HD constexpr unsigned part_lanes(bool two_sets) { return two_sets ? 3u : 2
 // Steps t = 0 .. part_steps - 1; lane l handles local bucket k = len - 1 - (t - l) at step t.
 ZKGPU_HD constexpr uint32_t part_steps(uint32_t len, bool two_sets) { return len + part_lanes(two_sets) - 1; }
 
-// Step t of lane `lane` of the part whose buckets start at b (and more, may be null). `in`: the
-// state lane - 1 had after step t - 1 (read only by lanes > 0, only when they have a bucket; it
-// was lane - 1's state for the same bucket). States start at the identity; outside its range a
-// lane keeps its state.
-ZKGPU_HD constexpr void part_lane_step(unsigned lane, uint32_t t, uint32_t len, const TeExtended* b,
-                                       const TeExtended* more, const TeExtended* in, TeExtended& state) {
+// Lane `lane`'s addition at step t in the part whose buckets start at b (and more, may be null) is
+// state = state + q; this sets q (and for lane 0 with two sets reloads state: S_k = B_k + more_k).
+// false: no bucket for the lane at this step, it keeps its state. `in`: the state lane - 1 had
+// after step t - 1 (read only by lanes > 0 that have a bucket: it was lane - 1's state for the
+// same bucket). States start at the identity. (The sum is always state + q, so a kernel keeps two
+// points live, not three.)
+ZKGPU_HD constexpr bool part_lane_operand(unsigned lane, uint32_t t, uint32_t len, const TeExtended* b,
+                                          const TeExtended* more, const TeExtended* in, TeExtended& state,
+                                          TeExtended& q) {
   const uint32_t j = t - lane;  // wraps for t < lane
-  if (j >= len) return;
+  if (j >= len) return false;
   const uint32_t k = len - 1 - j;
-  TeExtended p = state, q;
   if (lane > 0) {
     q = *in;
   } else if (more) {
-    p = b[k];
+    state = b[k];
     q = more[k];
   } else {
     q = b[k];
   }
-  state = te_add(p, q);
+  return true;
+}
+ZKGPU_HD constexpr void part_lane_step(unsigned lane, uint32_t t, uint32_t len, const TeExtended* b,
+                                       const TeExtended* more, const TeExtended* in, TeExtended& state) {
+  TeExtended q;
+  if (part_lane_operand(lane, t, len, b, more, in, state, q)) state = te_add(state, q);
 }
 
 // After the last step: T is in lane part_lanes - 2, U in the last lane.
@@ -64,15 +71,25 @@ ZKGPU_HD constexpr TeExtended times_pow2(TeExtended p, uint32_t m) {
 // One lane of a fold step on parts 2q (a) and 2q+1 (b): x' = (xa + xb) + (xa + xb) or
 // y' = (ya + xb) + yb. Both lanes are two additions with one adder, so x and y lanes of one warp
 // run the same instructions; the GPU gives each its own thread, so a level costs two dependent
-// additions.
+// additions. Addition k (0, 1) of a lane is cur = cur + q: fold_lane_operand sets q (and for k = 0
+// loads cur).
+ZKGPU_HD constexpr void fold_lane_operand(bool y_lane, int k, const TeExtended& xa, const TeExtended& ya,
+                                          const TeExtended& xb, const TeExtended& yb, TeExtended& cur,
+                                          TeExtended& q) {
+  if (k == 0) {
+    cur = y_lane ? ya : xa;
+    q = xb;
+  } else {
+    q = y_lane ? yb : cur;
+  }
+}
 ZKGPU_HD constexpr TeExtended fold_lane(bool y_lane, const TeExtended& xa, const TeExtended& ya, const TeExtended& xb,
                                         const TeExtended& yb) {
-  TeExtended cur = y_lane ? ya : xa;
-  TeExtended q = xb;
+  TeExtended cur, q;
   ZKGPU_NO_UNROLL
   for (int k = 0; k < 2; ++k) {
+    fold_lane_operand(y_lane, k, xa, ya, xb, yb, cur, q);
     cur = te_add(cur, q);
-    q = y_lane ? yb : cur;
   }
   return cur;
 }

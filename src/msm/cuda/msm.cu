@@ -280,15 +280,18 @@ __device__ void fold_block(TeExtended* X, TeExtended* Y, uint32_t n, uint32_t gr
 // Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1 and the first folds. A block holds
 // LANE_PARTS parts (part = blockIdx.x * LANE_PARTS + i, buckets [part*len, (part+1)*len) of its
 // window; windows are contiguous and len divides them) and one warp per lane of them: warp l is
-// lane l of every part (part_lane_step), so a warp's threads take the same formula, and a part's
-// chain is about len dependent additions instead of 2*len (3*len with `more`) in one thread. A
-// lane's state goes to the next lane through shared memory, one barrier per step. Then x = len*T
-// and y = U of the block's parts are folded in shared memory, in groups of `group` consecutive
-// pairs (group = min(LANE_PARTS, pairs per window): groups never cross windows), and each group's
-// pair goes to xo/yo[blockIdx.x * LANE_PARTS / group + g].
+// lane l of every part (part_lane_operands), so a warp's threads take the same formula, and a
+// part's chain is about len dependent additions instead of 2*len (3*len with `more`) in one
+// thread. A lane's state goes to the next lane through shared memory, one barrier per step. Then
+// the lane holding T doubles it into x = len*T, and the x and y = U of the block's parts are folded
+// in shared memory (the T lane's warp takes the x lanes, the U lane's warp the y lanes), in groups
+// of `group` consecutive pairs (group = min(LANE_PARTS, pairs per window): groups never cross
+// windows); each group's pair goes to xo/yo[blockIdx.x * LANE_PARTS / group + g].
+// Every addition of the kernel, whatever the phase, goes through the one te_add call in its loop:
+// one copy of the adder (about 80 KB of code) instead of three keeps it in the instruction cache
+// while the blocks of an SM are in different phases.
 // (This replaced one thread per part holding run, acc and both bucket values: 190 registers, 8
-// warps per SM, 0.89 ms of the 1.81 ms reduction at 2^20 on the H200, IPC 1.12; the lanes hold
-// two points each. Its loop had three copies of the adder.)
+// warps per SM, 0.89 ms of the 1.81 ms reduction at 2^20 on the H200, IPC 1.12.)
 // `more` (TWO): the last slice's bucket set, added on the way instead of merged first.
 constexpr unsigned LANE_PARTS = 32;
 // Warps per SM the register cap leaves room for: 12 (168 registers; the H200 register file holds
@@ -300,29 +303,46 @@ __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_S
                         uint32_t group, TeExtended* xo, TeExtended* yo) {
   constexpr unsigned R = part_lanes(TWO);
   // xchg[(l * 2 + parity) * LANE_PARTS + i]: lane l's state after a step of that parity, for lane
-  // l + 1; afterwards the first 2 * LANE_PARTS slots hold the folds' x and y.
-  __shared__ alignas(16) unsigned char smem[2 * (R - 1) * LANE_PARTS * sizeof(TeExtended)];
+  // l + 1; X, Y: the pairs the folds work on.
+  __shared__ alignas(16) unsigned char smem[(2 * (R - 1) + 2) * LANE_PARTS * sizeof(TeExtended)];
   TeExtended* xchg = reinterpret_cast<TeExtended*>(smem);
+  TeExtended* X = xchg + 2 * (R - 1) * LANE_PARTS;
+  TeExtended* Y = X + LANE_PARTS;
   const unsigned lane = threadIdx.x / LANE_PARTS, i = threadIdx.x % LANE_PARTS;
   const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
   const bool live = part < total_parts;  // all but a last block of small windows (len * group < LANE_PARTS)
+  const bool t_lane = lane_holds_t(lane, TWO), u_lane = lane_holds_u(lane, TWO);
   const TeExtended* b = buckets + static_cast<size_t>(part) * len;
   const TeExtended* m = TWO ? more + static_cast<size_t>(part) * len : nullptr;
+  uint32_t doublings = 0, levels = 0;
+  while ((1u << doublings) < len) ++doublings;
+  while ((1u << levels) < group) ++levels;
+  const uint32_t steps = part_steps(len, TWO), stage1 = steps + doublings, ops = stage1 + 2 * levels;
   TeExtended state = TeExtended::identity();
-  const uint32_t steps = part_steps(len, TWO);
   ZKGPU_NO_UNROLL
-  for (uint32_t t = 0; t < steps; ++t) {
-    const TeExtended* in = lane ? &xchg[((lane - 1) * 2 + ((t - 1) & 1)) * LANE_PARTS + i] : nullptr;
-    if (live) part_lane_step(lane, t, len, b, m, in, state);
-    if (lane + 1 < R) xchg[(lane * 2 + (t & 1)) * LANE_PARTS + i] = state;
+  for (uint32_t op = 0; op < ops; ++op) {
+    TeExtended q;
+    bool add = false;
+    uint32_t a = 0;  // fold ops: the pair this thread's step writes
+    if (op < steps) {  // running sums on lanes
+      const TeExtended* in = lane ? &xchg[((lane - 1) * 2 + ((op - 1) & 1)) * LANE_PARTS + i] : nullptr;
+      add = live && part_lane_operand(lane, op, len, b, m, in, state, q);
+    } else if (op < stage1) {  // x = len * T, each doubling as T + T
+      add = t_lane;
+      if (add) q = state;
+    } else {  // fold level f / 2, addition f % 2
+      const uint32_t f = op - stage1, s = 1u << (f / 2);
+      a = 2 * s * i;
+      add = (t_lane || u_lane) && a < LANE_PARTS && first + a < total_parts;
+      if (add) fold_lane_operand(u_lane, static_cast<int>(f % 2), X[a], Y[a], X[a + s], Y[a + s], state, q);
+    }
+    if (add) state = te_add(state, q);
+    if (op + 1 < steps && lane + 1 < R) xchg[(lane * 2 + (op & 1)) * LANE_PARTS + i] = state;
+    if (op + 1 == steps && u_lane) Y[i] = state;
+    if (op + 1 == stage1 && t_lane) X[i] = state;
+    if (op >= stage1 && (op - stage1) % 2 == 1 && add) (u_lane ? Y : X)[a] = state;
     __syncthreads();
   }
-  TeExtended* X = xchg;
-  TeExtended* Y = xchg + LANE_PARTS;
-  if (lane_holds_t(lane, TWO)) X[i] = times_pow2(state, len);
-  if (lane_holds_u(lane, TWO)) Y[i] = state;
-  __syncthreads();
-  fold_block(X, Y, LANE_PARTS, group, total_parts - first, lane, i);
   const uint32_t per_block = LANE_PARTS / group;
   if (threadIdx.x < per_block && first + threadIdx.x * group < total_parts) {
     xo[blockIdx.x * per_block + threadIdx.x] = X[threadIdx.x * group];
@@ -965,6 +985,16 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
   // then folds down to host_pairs pairs per window, which the host finishes.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
+  // The lanes kernels' shared memory (36 KB per block of three lanes) must not be what limits them
+  // to fewer blocks per SM than their registers allow.
+  static const bool carveout = [] {
+    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel<true>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+    return true;
+  }();
+  (void)carveout;
   const uint32_t group = std::min<uint32_t>(LANE_PARTS, buckets_per_window / len);
   size_t remaining = parts / group;  // pairs in px[src]
   if (sliced)
