@@ -284,7 +284,7 @@ __device__ void fold_block(TeExtended* X, TeExtended* Y, uint32_t n, uint32_t gr
 // part's chain is about len dependent additions instead of 2*len (3*len with `more`) in one
 // thread. A lane's state goes to the next lane through shared memory, one barrier per step. Then
 // the lane holding T doubles it into x = len*T, and the x and y = U of the block's parts are folded
-// in shared memory (the T lane's warp takes the x lanes, the U lane's warp the y lanes), in groups
+// in shared memory (on the T lane's warp), in groups
 // of `group` consecutive pairs (group = min(LANE_PARTS, pairs per window): groups never cross
 // windows); each group's pair goes to xo/yo[blockIdx.x * LANE_PARTS / group + g].
 // Every addition of the kernel, whatever the phase, goes through the one te_add call in its loop:
@@ -312,6 +312,9 @@ __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_S
   const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
   const bool live = part < total_parts;  // all but a last block of small windows (len * group < LANE_PARTS)
   const bool t_lane = lane_holds_t(lane, TWO), u_lane = lane_holds_u(lane, TWO);
+  // The folds run on one warp, the T lane's: threads 0-15 the x lanes, 16-31 the y lanes of steps
+  // 0-15 (a level of 16 steps fills it; on two warps, each would run every addition half empty).
+  const bool fold_y = i >= LANE_PARTS / 2;
   const TeExtended* b = buckets + static_cast<size_t>(part) * len;
   const TeExtended* m = TWO ? more + static_cast<size_t>(part) * len : nullptr;
   uint32_t doublings = 0, levels = 0;
@@ -330,17 +333,17 @@ __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_S
     } else if (op < stage1) {  // x = len * T, each doubling as T + T
       add = t_lane;
       if (add) q = state;
-    } else {  // fold level f / 2, addition f % 2
+    } else {  // fold level f / 2, addition f % 2, on the T lane's warp
       const uint32_t f = op - stage1, s = 1u << (f / 2);
-      a = 2 * s * i;
-      add = (t_lane || u_lane) && a < LANE_PARTS && first + a < total_parts;
-      if (add) fold_lane_operand(u_lane, static_cast<int>(f % 2), X[a], Y[a], X[a + s], Y[a + s], state, q);
+      a = 2 * s * (i % (LANE_PARTS / 2));
+      add = t_lane && a < LANE_PARTS && first + a < total_parts;
+      if (add) fold_lane_operand(fold_y, static_cast<int>(f % 2), X[a], Y[a], X[a + s], Y[a + s], state, q);
     }
     if (add) state = te_add(state, q);
     if (op + 1 < steps && lane + 1 < R) xchg[(lane * 2 + (op & 1)) * LANE_PARTS + i] = state;
     if (op + 1 == steps && u_lane) Y[i] = state;
     if (op + 1 == stage1 && t_lane) X[i] = state;
-    if (op >= stage1 && (op - stage1) % 2 == 1 && add) (u_lane ? Y : X)[a] = state;
+    if (op >= stage1 && (op - stage1) % 2 == 1 && add) (fold_y ? Y : X)[a] = state;
     __syncthreads();
   }
   const uint32_t per_block = LANE_PARTS / group;
@@ -413,7 +416,7 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  // start_ready: the compute stream's set-up (poison fills, identity buckets) is done, the other
+  // start_ready: the compute stream's set-up (poison fills) is done, the other
   // streams wait for it; slice_ready: a slice's digits are written (digit_stream); valid_ready,
   // level_ready: the counts read back into `readback` (pinned, so the reads do not block the host).
   cudaEvent_t start_ready = nullptr, slice_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
@@ -857,15 +860,17 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &ws.readback[3], 4, cudaMemcpyHostToDevice, stream));
   }
   PhaseTimer phases(stream);
-  fill_identity(ws.buckets.data(), nbuckets, stream);
-  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
-    fill_identity(ws.slice_buckets.data(), nbuckets, stream);
-  }
-  // Every other stream starts after this set-up.
+  // Every other stream starts after this set-up (poison fills, the bad-point index); the identity
+  // fills below touch only the bucket sets, which only this stream uses, so they run beside the
+  // first slice's upload (at 2^24, c = 23, two sets of 805 MB: about 0.5 ms the upload waited).
   ZKGPU_CUDA_CHECK(cudaEventRecord(ws.start_ready, stream));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.copy_stream, ws.start_ready, 0));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
   for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
+  fill_identity(ws.buckets.data(), nbuckets, stream);
+  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
+    fill_identity(ws.slice_buckets.data(), nbuckets, stream);
+  }
 
 
   // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
