@@ -52,9 +52,12 @@ constexpr uint32_t MAX_CHUNK = 64;
 // folds: the last levels have a few threads each, two dependent additions of some 10 us per level
 // on the GPU against about 2 us per pair on one CPU core.
 // 2^15 parts measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
-// against 5.90), with one-thread parts and folds.
+// against 5.90), with one-thread parts and folds. The blocks of a wave run their lanes, then their
+// doublings and folds (on one warp of the three) together, so each wave ends in a stretch of
+// latency-bound additions: fewer, longer parts for 2^22 buckets (len up to 256: 2^15 parts in
+// about two waves of 528 blocks) than the 2^16 of len 64.
 constexpr size_t REDUCE_PARTS = size_t{1} << 15;
-constexpr uint32_t MAX_REDUCE_LEN = 64;
+constexpr uint32_t MAX_REDUCE_LEN = 256;
 constexpr unsigned FOLD_PAIRS = 128;
 constexpr uint32_t HOST_FOLD_PAIRS = 16;
 // Smallest first slice of inputs from host memory (plan_slices): below it, a slice's sort and
