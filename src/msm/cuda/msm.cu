@@ -15,9 +15,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/bls12_377/bucket_reduce.hpp"
 #include "core/bls12_377/signed_digits.hpp"
@@ -419,17 +421,24 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  // start_ready: the compute stream's set-up (poison fills) is done, the other
-  // streams wait for it; slice_ready: a slice's digits are written (digit_stream); valid_ready,
-  // level_ready: the counts read back into `readback` (pinned, so the reads do not block the host).
-  cudaEvent_t start_ready = nullptr, slice_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
+  // start_ready: the compute stream's set-up (poison fills) is done, the other streams wait for it;
+  // valid_ready, level_ready: the counts read back into `readback` (pinned, so the reads do not
+  // block the host).
+  cudaEvent_t start_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
   rt::PinnedBuffer<uint32_t> readback;  // [0] valid entries, [1] last chunk's position, [2] its count
   std::unique_ptr<rt::Stream> copy_stream;
   std::unique_ptr<PriorityStream> digit_stream;
   // Bases from host are converted chunk by chunk on these streams (upload_bases_slice).
   static constexpr int CONVERT_STREAMS = 4;
   std::unique_ptr<PriorityStream> convert_streams[CONVERT_STREAMS];
-  cudaEvent_t converted[CONVERT_STREAMS] = {};
+  // Per slice of the current MSM: its digits are written (digit_stream), its bases converted (each
+  // conversion stream). One set per slice, as the uploads of later slices run ahead of the compute
+  // stream (msm_on_device's uploader thread).
+  struct SliceEvents {
+    cudaEvent_t digits = nullptr;
+    cudaEvent_t converted[CONVERT_STREAMS] = {};
+  };
+  std::vector<SliceEvents> slice_events;
   bool poison = false;
   size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
   size_t reduce_parts = 0;   // tests: REDUCE_PARTS (0: the default)
@@ -587,10 +596,8 @@ void ensure_staging(Workspace& ws) {
     if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<unsigned char>(Workspace::STAGE_BYTES);
     if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
   }
-  for (cudaEvent_t* e : {&ws.start_ready, &ws.slice_ready, &ws.valid_ready, &ws.level_ready})
+  for (cudaEvent_t* e : {&ws.start_ready, &ws.valid_ready, &ws.level_ready})
     if (!*e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-  for (auto& e : ws.converted)
-    if (!e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   if (!ws.readback.data()) ws.readback = rt::PinnedBuffer<uint32_t>(4);
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
   if (!ws.digit_stream) ws.digit_stream = std::make_unique<PriorityStream>();
@@ -676,8 +683,9 @@ size_t scalar_chunk_bytes() {
 }
 
 // Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
-// chunk as it lands (on digit_stream); records ws.slice_ready when the slice's digits are written.
-void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared) {
+// chunk as it lands (on digit_stream); records `ready` when the slice's digits are written.
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared,
+                          cudaEvent_t ready) {
   cudaStream_t ds = *ws.digit_stream;
   const size_t base = size_t{W} * sl.first;
   staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, scalar_chunk_bytes() / sizeof(Scalar),
@@ -688,13 +696,13 @@ void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice s
                       sl.first, sl.count, n, c, W, shared, ws.keys[0].data() + base, ws.vals[0].data() + base);
                   ZKGPU_CUDA_CHECK_LAUNCH();
                 });
-  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.slice_ready, ds));
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ready, ds));
 }
 
 // Uploads the SW bases of slice sl and converts them on the device into ws.points; records
-// ws.converted[*] when they are all converted. The index of the first point where the map is
-// undefined lands in ws.bad, which check_bases reads after the MSM.
-void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl) {
+// converted[*] (one per conversion stream) when they are all converted. The index of the first
+// point where the map is undefined lands in ws.bad, which check_bases reads after the MSM.
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl, cudaEvent_t* converted) {
   // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
   // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
   // overlap to keep up with the upload.
@@ -710,7 +718,7 @@ void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl) {
                   ZKGPU_CUDA_CHECK_LAUNCH();
                 });
   for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j)
-    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.converted[j], *ws.convert_streams[j]));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(converted[j], *ws.convert_streams[j]));
 }
 
 // ZKGPU_MSM_PHASES set: one line per MSM on stderr with the time between marks (events on the
@@ -783,6 +791,59 @@ uint32_t host_fold_pairs(unsigned windows, uint32_t per_window, uint32_t forced)
   while (2 * p <= per_window && 2 * p * windows <= total) p *= 2;
   return p;
 }
+
+// A host thread that loads slices 1.. of an MSM (msm_on_device): loaded(k) after queuing slice k,
+// wait_for(k) until then; an exception on the thread comes back from wait_for or finish. The
+// destructor joins the thread, so the thread never outlives the MSM's buffers, also when the
+// MSM's own thread throws.
+class SliceLoader {
+ public:
+  SliceLoader() = default;
+  SliceLoader(const SliceLoader&) = delete;
+  SliceLoader& operator=(const SliceLoader&) = delete;
+  ~SliceLoader() {
+    if (thread_.joinable()) thread_.join();
+  }
+  template <class F>
+  void start(F&& body) {
+    thread_ = std::thread([this, body = std::forward<F>(body)]() mutable {
+      try {
+        body();
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(mu_);
+        error_ = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lk(mu_);
+      ended_ = true;
+      cv_.notify_all();
+    });
+  }
+  void loaded(size_t k) {
+    std::lock_guard<std::mutex> lk(mu_);
+    done_ = k + 1;
+    cv_.notify_all();
+  }
+  void wait_for(size_t k) {
+    std::unique_lock<std::mutex> lk(mu_);
+    cv_.wait(lk, [&] { return done_ > k || ended_; });
+    if (done_ > k) return;
+    if (error_) std::rethrow_exception(error_);
+    throw Error(ErrorCode::CudaError, "MSM slice loader ended early (a bug)");
+  }
+  void finish() {
+    if (!thread_.joinable()) return;
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  size_t done_ = 0;
+  bool ended_ = false;
+  std::exception_ptr error_;
+};
 
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded slice by
@@ -893,11 +954,17 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   phases.mark("fill");
   // Queues the loading of slice k: digits (and bases from host) on the other streams, or the digits
   // of device scalars on the compute stream.
+  while (ws.slice_events.size() < slices.size()) {
+    Workspace::SliceEvents ev;
+    ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ev.digits, cudaEventDisableTiming));
+    for (auto& e : ev.converted) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    ws.slice_events.push_back(ev);
+  }
   auto load = [&](size_t k) {
     const Slice sl = slices[k];
     if (host_scalars) {
-      upload_scalars_slice(ws, host_scalars, n, sl, c, W, shared);
-      if (host_points) upload_bases_slice(ws, host_points, sl);
+      upload_scalars_slice(ws, host_scalars, n, sl, c, W, shared, ws.slice_events[k].digits);
+      if (host_points) upload_bases_slice(ws, host_points, sl, ws.slice_events[k].converted);
     } else {
       digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, 0, n, n, c, W, shared, ws.keys[0].data(),
                                                          ws.vals[0].data());
@@ -934,11 +1001,28 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   };
 
   load(0);
+  // Later slices are loaded by their own host thread, back to back, so the next slice's copy
+  // starts as soon as the current one's is queued rather than after this thread has queued the
+  // current slice's sort and read back its count of nonzero digits (the GPU's sort of slice 0 at
+  // 2^24 is 1 ms). This thread runs the sorts and levels meanwhile. (At 2^20 the second slice's
+  // upload, about 1 ms, is as long as the first slice's sorting and sums: the compute stream
+  // waited 0.4-1.4 ms on uploads in the H200 runs.)
+  SliceLoader loader;
+  if (host_scalars && slices.size() > 1)
+    loader.start([&] {
+      for (size_t k = 1; k < slices.size(); ++k) {
+        load(k);
+        loader.loaded(k);
+      }
+    });
   for (size_t k = 0; k < slices.size(); ++k) {
     const Slice sl = slices[k];
     const size_t base = size_t{W} * sl.first, count = size_t{W} * sl.count;
     // 1. digits (queued by load), 2. sort of the slice's entries by bucket key.
-    if (host_scalars) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_ready, 0));
+    if (host_scalars) {
+      if (k > 0) loader.wait_for(k);
+      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_events[k].digits, 0));
+    }
     phases.mark("upload");
     cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data() + base, ws.keys[1].data() + base),
         dv(ws.vals[0].data() + base, ws.vals[1].data() + base);
@@ -963,11 +1047,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     TeExtended* target = k == 0 ? ws.buckets.data() : ws.slice_buckets.data();
     if (valid) {
       if (host_points)
-        for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+        for (auto& e : ws.slice_events[k].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
       queue_level(0, target, valid, keys, vals, nullptr, counts, 0);
       phases.mark("sums0");
     }
-    if (k + 1 < slices.size()) load(k + 1);
     if (!valid) continue;
     ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
     uint32_t L = ws.readback[1] + ws.readback[2];
@@ -987,8 +1070,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   }
   // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
   // and the next MSM's set-up come after this stream).
+  loader.finish();
   if (host_points)
-    for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+    for (auto& e : ws.slice_events[slices.size() - 1].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
 
   // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
   // then folds down to host_pairs pairs per window, which the host finishes.
