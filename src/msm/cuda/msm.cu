@@ -433,7 +433,7 @@ struct Workspace {
   std::unique_ptr<PriorityStream> convert_streams[CONVERT_STREAMS];
   // Per slice of the current MSM: its digits are written (digit_stream), its bases converted (each
   // conversion stream). One set per slice, as the uploads of later slices run ahead of the compute
-  // stream (msm_on_device's uploader thread).
+  // stream (SliceLoader).
   struct SliceEvents {
     cudaEvent_t digits = nullptr;
     cudaEvent_t converted[CONVERT_STREAMS] = {};
