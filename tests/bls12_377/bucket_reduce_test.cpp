@@ -1,5 +1,6 @@
 // The GPU MSM's window reduction (core/bls12_377/bucket_reduce.hpp) run on the CPU in the kernels'
-// schedule (parts of len buckets on two or three lanes, block folds, the host's last folds),
+// schedule (interleaved parts of len buckets on two or three lanes, block folds, the host's last
+// folds),
 // against the plain running sum sum_j (j+1) B_j, for several windows, part lengths and fold widths.
 #include <gtest/gtest.h>
 
@@ -13,60 +14,60 @@ namespace {
 
 using namespace zkgpu::bls12_377;
 
-// Pairs (x, y)[0, n) folded in place in groups of `group` (a power of two) as the kernels do
-// (fold_block): per level, both lanes of every step from the level's inputs.
-void fold_groups(std::vector<TeExtended>& x, std::vector<TeExtended>& y, size_t n, uint32_t group) {
+// Pairs folded in place in groups of `group` (a power of two) as the kernels do (fold_block): per
+// level, every lane of every step from the level's inputs.
+void fold_groups(std::vector<FoldPair>& pairs, uint32_t group) {
   for (uint32_t s = 1; s < group; s *= 2)
-    for (size_t a = 0; a < n; a += 2 * s) {
-      const TeExtended xn = fold_lane(false, x[a], y[a], x[a + s], y[a + s]);
-      y[a] = fold_lane(true, x[a], y[a], x[a + s], y[a + s]);
-      x[a] = xn;
+    for (size_t a = 0; a < pairs.size(); a += 2 * s) {
+      const FoldPair pa = pairs[a], pb = pairs[a + s];
+      pairs[a].x = fold_lane(FOLD_X, pa.x, pa.y, pa.u, pb.x, pb.y, pb.u);
+      pairs[a].y = fold_lane(FOLD_Y, pa.x, pa.y, pa.u, pb.x, pb.y, pb.u);
+      pairs[a].u = fold_lane(FOLD_U, pa.x, pa.y, pa.u, pb.x, pb.y, pb.u);
     }
 }
 
 // bucket_lanes_kernel, weighted_fold_kernel launches and the host's last folds, as msm.cu
-// sequences them: parts of len buckets on lanes (every lane's step t from the states after step
-// t - 1), folds in groups of min(lane_parts, pairs per window), then of up to max_fold pairs until
-// host_pairs per window are left, then fold_pair.
+// sequences them: interleaved parts of len buckets on lanes (every lane's step t from the states
+// after step t - 1), folds in groups of min(lane_parts, parts per window), then of up to max_fold
+// pairs until host_pairs per window are left, then fold_pair and window_sum.
 std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, const std::vector<TeExtended>* more,
                                         uint32_t windows, uint32_t per_window, uint32_t len, uint32_t lane_parts,
                                         uint32_t max_fold, uint32_t host_pairs) {
   const bool two = more != nullptr;
   const unsigned R = part_lanes(two);
-  const size_t parts = buckets.size() / len;
-  std::vector<TeExtended> x(parts), y(parts);
-  for (size_t p = 0; p < parts; ++p) {
-    const TeExtended* b = buckets.data() + p * len;
-    const TeExtended* m = two ? more->data() + p * len : nullptr;
+  const uint32_t P = per_window / len;  // parts per window
+  std::vector<FoldPair> pairs(size_t{windows} * P);
+  for (size_t g = 0; g < pairs.size(); ++g) {
+    const size_t first = g / P * per_window + g % P;  // bucket r of the part: first + r * P
+    const TeExtended* b = buckets.data() + first;
+    const TeExtended* m = two ? more->data() + first : nullptr;
     std::vector<TeExtended> state(R, TeExtended::identity());
     for (uint32_t t = 0; t < part_steps(len, two); ++t) {
       const std::vector<TeExtended> before = state;
-      for (unsigned l = 0; l < R; ++l) part_lane_step(l, t, len, b, m, l ? &before[l - 1] : nullptr, state[l]);
+      for (unsigned l = 0; l < R; ++l) part_lane_step(l, t, len, P, b, m, l ? &before[l - 1] : nullptr, state[l]);
     }
     for (unsigned l = 0; l < R; ++l) {
-      if (lane_holds_t(l, two)) x[p] = times_pow2(state[l], len);
-      if (lane_holds_u(l, two)) y[p] = state[l];
+      if (lane_holds_t(l, two)) pairs[g].x = pairs[g].y = state[l];
+      if (lane_holds_v(l, two)) pairs[g].u = state[l];
     }
   }
-  uint32_t pw = per_window / len;
+  uint32_t pw = P;
   const auto compact = [&](uint32_t g) {  // one pair per group of g to the front
-    fold_groups(x, y, x.size(), g);
-    std::vector<TeExtended> xo, yo;
-    for (size_t a = 0; a < x.size(); a += g) xo.push_back(x[a]), yo.push_back(y[a]);
-    x.swap(xo);
-    y.swap(yo);
+    fold_groups(pairs, g);
+    std::vector<FoldPair> out;
+    for (size_t a = 0; a < pairs.size(); a += g) out.push_back(pairs[a]);
+    pairs.swap(out);
     pw /= g;
   };
   compact(std::min(lane_parts, pw));
   while (pw > host_pairs) compact(std::min(pw / host_pairs, max_fold));
-  EXPECT_EQ(x.size(), size_t{windows} * pw);
+  EXPECT_EQ(pairs.size(), size_t{windows} * pw);
   std::vector<TeExtended> sums(windows);
   for (uint32_t w = 0; w < windows; ++w) {
-    TeExtended* xw = x.data() + size_t{w} * pw;
-    TeExtended* yw = y.data() + size_t{w} * pw;
+    FoldPair* pw_pairs = pairs.data() + size_t{w} * pw;
     for (uint32_t s = 1; s < pw; s *= 2)
-      for (uint32_t a = 0; a < pw; a += 2 * s) fold_pair(xw[a], yw[a], xw[a + s], yw[a + s]);
-    sums[w] = yw[0];
+      for (uint32_t a = 0; a < pw; a += 2 * s) fold_pair(pw_pairs[a], pw_pairs[a + s]);
+    sums[w] = window_sum(pw_pairs[0], P);
   }
   return sums;
 }

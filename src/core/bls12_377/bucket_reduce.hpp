@@ -1,13 +1,18 @@
 // The window reduction of the GPU MSM (docs/msm.md, "Bucket reduction"): sum_j (j+1) B_j over the
-// 2^(c-1) buckets of a window, as the GPU schedules it. Shared by the kernels, the host's last
+// m = 2^(c-1) buckets of a window, as the GPU schedules it. Shared by the kernels, the host's last
 // folds and the CPU test that runs the same schedule against the plain running sum.
 //
-// Stage 1, parts: buckets [p*len, (p+1)*len), len a power of two, as running sums give
-// T_p = sum_r B_r and U_p = sum_r (r+1) B_r; with j = p*len + r the window sum is
-// sum_p p*x_p + sum_p y_p for x_p = len*T_p, y_p = U_p.
+// Stage 1, parts: P parts of len = m/P buckets, interleaved: part p holds buckets j = r*P + p,
+// r < len. As running sums over r they give T_p = sum_r B_(rP+p) and V_p = sum_r r*B_(rP+p), and
+// with j + 1 = r*P + (p+1) the window sum is P * sum_p V_p + sum_p (p+1) T_p, i.e.
+// P * u + (sum_p p*x_p + sum_p y_p) for x_p = y_p = T_p, u = sum_p V_p.
 // Stage 2, folds: sum_p p*x_p + sum_p y_p over pairs (2q, 2q+1) is
 // sum_q q*(2(x_2q + x_2q+1)) + sum_q (y_2q + x_2q+1 + y_2q+1), the same form on half as many pairs,
-// two dependent operations per halving; with one pair left, y is the window sum.
+// two dependent additions per halving, and u_q = u_2q + u_2q+1 beside it; with one pair left,
+// the window sum is P*u + y (P*u by log2(P) doublings, once per window, on the host).
+// (Parts of consecutive buckets need x_p = len*T_p, log2(len) doublings per part at the end of
+// the chains, where the GPU has few threads per block left to run; interleaved parts also make
+// the threads of a warp read consecutive buckets.)
 //
 // On the GPU every step below is one call of one adder (te_add) per thread: a warp whose threads
 // take different formulas runs them one after the other, and the kernels' loops hold a single copy
@@ -21,85 +26,93 @@ namespace zkgpu::bls12_377 {
 
 // Stage 1 on lanes: each part's chain is split over part_lanes threads (lanes), so a part costs
 // about len dependent additions instead of 2*len or 3*len. With one bucket set: lane 0 is the
-// running sum T += B_k, lane 1 the weighted sum U += T. With `more` (a second bucket set for the
-// same buckets, a later slice's, see msm.cu; B_k + B'_k is what is reduced): lane 0 forms
-// S_k = B_k + more_k, lane 1 the running sum T += S_k, lane 2 U += T.
+// running sum R += B_r (r from len - 1 down), lane 1 the weighted sum V += R for r >= 1. With
+// `more` (a second bucket set for the same buckets, a later slice's, see msm.cu; B + B' is what is
+// reduced): lane 0 forms S_r = B_r + more_r, lane 1 the running sum R += S_r, lane 2 V += R.
 ZKGPU_HD constexpr unsigned part_lanes(bool two_sets) { return two_sets ? 3u : 2u; }
-// Steps t = 0 .. part_steps - 1; lane l handles local bucket k = len - 1 - (t - l) at step t.
-ZKGPU_HD constexpr uint32_t part_steps(uint32_t len, bool two_sets) { return len + part_lanes(two_sets) - 1; }
+// Steps t = 0 .. part_steps - 1; lane l handles r = len - 1 - (t - l) at step t (the last lane
+// skips r = 0, so the last step is that of r = 0 in the lane before it and r = 1 in the last).
+ZKGPU_HD constexpr uint32_t part_steps(uint32_t len, bool two_sets) { return len + part_lanes(two_sets) - 2; }
+// After the last step: T = R (r = 0 included) is in lane part_lanes - 2, V in the last lane.
+ZKGPU_HD constexpr bool lane_holds_t(unsigned lane, bool two_sets) { return lane + 2 == part_lanes(two_sets); }
+ZKGPU_HD constexpr bool lane_holds_v(unsigned lane, bool two_sets) { return lane + 1 == part_lanes(two_sets); }
 
-// Lane `lane`'s addition at step t in the part whose buckets start at b (and more, may be null) is
-// state = state + q; this sets q (and for lane 0 with two sets reloads state: S_k = B_k + more_k).
-// false: no bucket for the lane at this step, it keeps its state. `in`: the state lane - 1 had
-// after step t - 1 (read only by lanes > 0 that have a bucket: it was lane - 1's state for the
-// same bucket). States start at the identity. (The sum is always state + q, so a kernel keeps two
-// points live, not three.)
-ZKGPU_HD constexpr bool part_lane_operand(unsigned lane, uint32_t t, uint32_t len, const TeExtended* b,
+// Lane `lane`'s addition at step t in the part whose bucket r is b[r * stride] (and more[r *
+// stride], more may be null) is state = state + q; this sets q (and for lane 0 with two sets
+// reloads state: S_r = B_r + more_r). false: nothing for the lane at this step, it keeps its
+// state. `in`: the state lane - 1 had after step t - 1 (read only by lanes > 0 that add: it was
+// lane - 1's state for the same r). States start at the identity. (The sum is always state + q,
+// so a kernel keeps two points live, not three.)
+ZKGPU_HD constexpr bool part_lane_operand(unsigned lane, uint32_t t, uint32_t len, size_t stride, const TeExtended* b,
                                           const TeExtended* more, const TeExtended* in, TeExtended& state,
                                           TeExtended& q) {
   const uint32_t j = t - lane;  // wraps for t < lane
   if (j >= len) return false;
-  const uint32_t k = len - 1 - j;
+  const size_t r = len - 1 - j;
+  if (lane_holds_v(lane, more != nullptr) && r == 0) return false;  // V = sum over r >= 1 of R_r
   if (lane > 0) {
     q = *in;
   } else if (more) {
-    state = b[k];
-    q = more[k];
+    state = b[r * stride];
+    q = more[r * stride];
   } else {
-    q = b[k];
+    q = b[r * stride];
   }
   return true;
 }
-ZKGPU_HD constexpr void part_lane_step(unsigned lane, uint32_t t, uint32_t len, const TeExtended* b,
+ZKGPU_HD constexpr void part_lane_step(unsigned lane, uint32_t t, uint32_t len, size_t stride, const TeExtended* b,
                                        const TeExtended* more, const TeExtended* in, TeExtended& state) {
   TeExtended q;
-  if (part_lane_operand(lane, t, len, b, more, in, state, q)) state = te_add(state, q);
+  if (part_lane_operand(lane, t, len, stride, b, more, in, state, q)) state = te_add(state, q);
 }
 
-// After the last step: T is in lane part_lanes - 2, U in the last lane.
-ZKGPU_HD constexpr bool lane_holds_t(unsigned lane, bool two_sets) { return lane + 2 == part_lanes(two_sets); }
-ZKGPU_HD constexpr bool lane_holds_u(unsigned lane, bool two_sets) { return lane + 1 == part_lanes(two_sets); }
-
-// m*p for m a power of two, each doubling as p + p (the unified adder doubles too), so a kernel
-// needs no second formula.
-ZKGPU_HD constexpr TeExtended times_pow2(TeExtended p, uint32_t m) {
-  ZKGPU_NO_UNROLL
-  for (; m > 1; m /= 2) p = te_add(p, p);
-  return p;
-}
-
-// One lane of a fold step on parts 2q (a) and 2q+1 (b): x' = (xa + xb) + (xa + xb) or
-// y' = (ya + xb) + yb. Both lanes are two additions with one adder, so x and y lanes of one warp
-// run the same instructions; the GPU gives each its own thread, so a level costs two dependent
-// additions. Addition k (0, 1) of a lane is cur = cur + q: fold_lane_operand sets q (and for k = 0
-// loads cur).
-ZKGPU_HD constexpr void fold_lane_operand(bool y_lane, int k, const TeExtended& xa, const TeExtended& ya,
-                                          const TeExtended& xb, const TeExtended& yb, TeExtended& cur,
-                                          TeExtended& q) {
-  if (k == 0) {
-    cur = y_lane ? ya : xa;
+// The lanes of a fold step on parts 2q (a) and 2q+1 (b): FOLD_X gives x' = (xa + xb) + (xa + xb),
+// FOLD_Y y' = (ya + xb) + yb, FOLD_U u' = ua + ub. Addition k (0, 1) of a lane is
+// cur = cur + q: fold_operand sets q (and for k = 0 loads cur); false: the lane has no addition k.
+// All lanes use one adder, so the lanes of one warp run the same instructions; the GPU gives each
+// lane its own thread, so a level costs two dependent additions.
+enum FoldLane : unsigned { FOLD_X = 0, FOLD_Y = 1, FOLD_U = 2 };
+struct FoldPair {  // pair (x, y) and the plain sum u of a part or a run of folded parts
+  TeExtended x, y, u;
+};
+ZKGPU_HD constexpr bool fold_operand(unsigned lane, int k, const TeExtended& xa, const TeExtended& ya,
+                                     const TeExtended& ua, const TeExtended& xb, const TeExtended& yb,
+                                     const TeExtended& ub, TeExtended& cur, TeExtended& q) {
+  if (lane == FOLD_U) {
+    if (k != 0) return false;
+    cur = ua;
+    q = ub;
+  } else if (k == 0) {
+    cur = lane == FOLD_Y ? ya : xa;
     q = xb;
   } else {
-    q = y_lane ? yb : cur;
+    q = lane == FOLD_Y ? yb : cur;
   }
+  return true;
 }
-ZKGPU_HD constexpr TeExtended fold_lane(bool y_lane, const TeExtended& xa, const TeExtended& ya, const TeExtended& xb,
-                                        const TeExtended& yb) {
+ZKGPU_HD constexpr TeExtended fold_lane(unsigned lane, const TeExtended& xa, const TeExtended& ya, const TeExtended& ua,
+                                        const TeExtended& xb, const TeExtended& yb, const TeExtended& ub) {
   TeExtended cur, q;
   ZKGPU_NO_UNROLL
-  for (int k = 0; k < 2; ++k) {
-    fold_lane_operand(y_lane, k, xa, ya, xb, yb, cur, q);
-    cur = te_add(cur, q);
-  }
+  for (int k = 0; k < 2; ++k)
+    if (fold_operand(lane, k, xa, ya, ua, xb, yb, ub, cur, q)) cur = te_add(cur, q);
   return cur;
 }
 
-// Both lanes of a fold step in one thread (the host's last folds): (xa, ya) of part 2q becomes
-// the pair of q; (xb, yb) is part 2q+1.
-ZKGPU_HD constexpr void fold_pair(TeExtended& xa, TeExtended& ya, const TeExtended& xb, const TeExtended& yb) {
-  const TeExtended y = fold_lane(true, xa, ya, xb, yb);
-  xa = fold_lane(false, xa, ya, xb, yb);
-  ya = y;
+// All lanes of a fold step in one thread (the host's last folds): a becomes the pair of q; b is
+// part 2q+1.
+ZKGPU_HD constexpr void fold_pair(FoldPair& a, const FoldPair& b) {
+  FoldPair r{};
+  for (unsigned lane : {FOLD_X, FOLD_Y, FOLD_U})
+    (lane == FOLD_X ? r.x : lane == FOLD_Y ? r.y : r.u) = fold_lane(lane, a.x, a.y, a.u, b.x, b.y, b.u);
+  a = r;
+}
+
+// The window sum from its last pair: P*u + y for P parts per window (a power of two).
+ZKGPU_HD constexpr TeExtended window_sum(const FoldPair& last, uint32_t parts_per_window) {
+  TeExtended pu = last.u;
+  for (uint32_t m = parts_per_window; m > 1; m /= 2) pu = te_double(pu);
+  return te_add(pu, last.y);
 }
 
 }  // namespace zkgpu::bls12_377

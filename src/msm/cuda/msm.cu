@@ -265,33 +265,33 @@ void fill_identity(TeExtended* p, size_t n, cudaStream_t stream) {
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-// Folds the pairs X, Y[0, n) in place in groups of `group` consecutive pairs (a power of two) down to
-// one pair per group, at X, Y[g * group]; pairs from `valid` on are never read (groups are wholly
-// valid or not). The thread of lane 0 (x) or 1 (y) and index i takes step i of each level, pairs
-// a = 2*s*i and a + s; other lanes only keep the barriers.
-__device__ void fold_block(TeExtended* X, TeExtended* Y, uint32_t n, uint32_t group, uint32_t valid, unsigned lane,
-                           unsigned i) {
+// Folds the pairs X, Y, U[0, n) in place in groups of `group` consecutive pairs (a power of two)
+// down to one pair per group, at index g * group; pairs from `valid` on are never read (groups
+// are wholly valid or not). The thread of fold lane `lane` (FOLD_X, FOLD_Y, FOLD_U; others idle)
+// and index i takes step i of each level, pairs a = 2*s*i and a + s.
+__device__ void fold_block(TeExtended* X, TeExtended* Y, TeExtended* U, uint32_t n, uint32_t group, uint32_t valid,
+                           unsigned lane, unsigned i) {
   ZKGPU_NO_UNROLL
   for (uint32_t s = 1; s < group; s *= 2) {
     const uint32_t a = 2 * s * i;
-    if (lane < 2 && a < n && a < valid) {
-      const TeExtended r = fold_lane(lane == 1, X[a], Y[a], X[a + s], Y[a + s]);
-      (lane ? Y : X)[a] = r;
+    if (lane <= FOLD_U && a < n && a < valid) {
+      const TeExtended r = fold_lane(lane, X[a], Y[a], U[a], X[a + s], Y[a + s], U[a + s]);
+      (lane == FOLD_X ? X : lane == FOLD_Y ? Y : U)[a] = r;
     }
     __syncthreads();
   }
 }
 
 // Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1 and the first folds. A block holds
-// LANE_PARTS parts (part = blockIdx.x * LANE_PARTS + i, buckets [part*len, (part+1)*len) of its
-// window; windows are contiguous and len divides them) and one warp per lane of them: warp l is
-// lane l of every part (part_lane_operands), so a warp's threads take the same formula, and a
-// part's chain is about len dependent additions instead of 2*len (3*len with `more`) in one
-// thread. A lane's state goes to the next lane through shared memory, one barrier per step. Then
-// the lane holding T doubles it into x = len*T, and the x and y = U of the block's parts are folded
-// in shared memory (on the T lane's warp), in groups
-// of `group` consecutive pairs (group = min(LANE_PARTS, pairs per window): groups never cross
-// windows); each group's pair goes to xo/yo[blockIdx.x * LANE_PARTS / group + g].
+// LANE_PARTS parts, part = blockIdx.x * LANE_PARTS + i, the (part % P)-th of its window's P parts:
+// buckets window_first + part % P + r * P, r < len (interleaved, so a warp reads consecutive
+// buckets). One warp per lane of them: warp l is lane l of every part (part_lane_operand), so a
+// warp's threads take the same formula, and a part's chain is about len dependent additions
+// instead of 2*len (3*len with `more`) in one thread. A lane's state goes to the next lane through
+// shared memory, one barrier per step. Then the block's pairs (x = y = T, u = V) are folded in
+// shared memory in groups of `group` consecutive pairs (group = min(LANE_PARTS, P): groups never
+// cross windows): the T lane's warp takes x (threads 0-15) and y (16-31), the V lane's warp u;
+// each group's pair goes to xo/yo/uo[blockIdx.x * LANE_PARTS / group + g].
 // Every addition of the kernel, whatever the phase, goes through the one te_add call in its loop:
 // one copy of the adder (about 80 KB of code) instead of three keeps it in the instruction cache
 // while the blocks of an SM are in different phases.
@@ -304,28 +304,30 @@ constexpr unsigned LANE_PARTS = 32;
 constexpr unsigned LANE_WARPS_PER_SM = 12;
 template <bool TWO>
 __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_SM / part_lanes(TWO))
-    bucket_lanes_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len, uint32_t total_parts,
-                        uint32_t group, TeExtended* xo, TeExtended* yo) {
+    bucket_lanes_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len, uint32_t parts_per_window,
+                        uint32_t total_parts, uint32_t group, TeExtended* xo, TeExtended* yo, TeExtended* uo) {
   constexpr unsigned R = part_lanes(TWO);
   // xchg[(l * 2 + parity) * LANE_PARTS + i]: lane l's state after a step of that parity, for lane
-  // l + 1; X, Y: the pairs the folds work on.
-  __shared__ alignas(16) unsigned char smem[(2 * (R - 1) + 2) * LANE_PARTS * sizeof(TeExtended)];
+  // l + 1; X, Y, U: the pairs the folds work on.
+  __shared__ alignas(16) unsigned char smem[(2 * (R - 1) + 3) * LANE_PARTS * sizeof(TeExtended)];
   TeExtended* xchg = reinterpret_cast<TeExtended*>(smem);
   TeExtended* X = xchg + 2 * (R - 1) * LANE_PARTS;
   TeExtended* Y = X + LANE_PARTS;
+  TeExtended* U = Y + LANE_PARTS;
   const unsigned lane = threadIdx.x / LANE_PARTS, i = threadIdx.x % LANE_PARTS;
   const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
-  const bool live = part < total_parts;  // all but a last block of small windows (len * group < LANE_PARTS)
-  const bool t_lane = lane_holds_t(lane, TWO), u_lane = lane_holds_u(lane, TWO);
-  // The folds run on one warp, the T lane's: threads 0-15 the x lanes, 16-31 the y lanes of steps
-  // 0-15 (a level of 16 steps fills it; on two warps, each would run every addition half empty).
-  const bool fold_y = i >= LANE_PARTS / 2;
-  const TeExtended* b = buckets + static_cast<size_t>(part) * len;
-  const TeExtended* m = TWO ? more + static_cast<size_t>(part) * len : nullptr;
-  uint32_t doublings = 0, levels = 0;
-  while ((1u << doublings) < len) ++doublings;
+  const bool live = part < total_parts;  // all but a last block of small windows (P * ... < LANE_PARTS)
+  const bool t_lane = lane_holds_t(lane, TWO), v_lane = lane_holds_v(lane, TWO);
+  // Fold lanes: on the T lane's warp x (threads 0-15) and y (16-31) of steps 0-15 (a level of 16
+  // steps fills it; on two warps, each would run every addition half empty), on the V lane's warp u.
+  const unsigned fold = t_lane ? (i < LANE_PARTS / 2 ? FOLD_X : FOLD_Y) : v_lane ? FOLD_U : FOLD_U + 1;
+  const unsigned step = v_lane ? i : i % (LANE_PARTS / 2);
+  const size_t bucket0 = static_cast<size_t>(part / parts_per_window) * parts_per_window * len + part % parts_per_window;
+  const TeExtended* b = buckets + bucket0;
+  const TeExtended* m = TWO ? more + bucket0 : nullptr;
+  uint32_t levels = 0;
   while ((1u << levels) < group) ++levels;
-  const uint32_t steps = part_steps(len, TWO), stage1 = steps + doublings, ops = stage1 + 2 * levels;
+  const uint32_t steps = part_steps(len, TWO), ops = steps + 2 * levels;
   TeExtended state = TeExtended::identity();
   ZKGPU_NO_UNROLL
   for (uint32_t op = 0; op < ops; ++op) {
@@ -334,43 +336,49 @@ __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_S
     uint32_t a = 0;  // fold ops: the pair this thread's step writes
     if (op < steps) {  // running sums on lanes
       const TeExtended* in = lane ? &xchg[((lane - 1) * 2 + ((op - 1) & 1)) * LANE_PARTS + i] : nullptr;
-      add = live && part_lane_operand(lane, op, len, b, m, in, state, q);
-    } else if (op < stage1) {  // x = len * T, each doubling as T + T
-      add = t_lane;
-      if (add) q = state;
-    } else {  // fold level f / 2, addition f % 2, on the T lane's warp
-      const uint32_t f = op - stage1, s = 1u << (f / 2);
-      a = 2 * s * (i % (LANE_PARTS / 2));
-      add = t_lane && a < LANE_PARTS && first + a < total_parts;
-      if (add) fold_lane_operand(fold_y, static_cast<int>(f % 2), X[a], Y[a], X[a + s], Y[a + s], state, q);
+      add = live && part_lane_operand(lane, op, len, parts_per_window, b, m, in, state, q);
+    } else {  // fold level f / 2, addition f % 2
+      const uint32_t f = op - steps, s = 1u << (f / 2);
+      a = 2 * s * step;
+      add = fold <= FOLD_U && a < LANE_PARTS && first + a < total_parts &&
+            fold_operand(fold, static_cast<int>(f % 2), X[a], Y[a], U[a], X[a + s], Y[a + s], U[a + s], state, q);
     }
     if (add) state = te_add(state, q);
     if (op + 1 < steps && lane + 1 < R) xchg[(lane * 2 + (op & 1)) * LANE_PARTS + i] = state;
-    if (op + 1 == steps && u_lane) Y[i] = state;
-    if (op + 1 == stage1 && t_lane) X[i] = state;
-    if (op >= stage1 && (op - stage1) % 2 == 1 && add) (fold_y ? Y : X)[a] = state;
+    if (op + 1 == steps) {
+      if (t_lane) X[i] = Y[i] = state;
+      if (v_lane) U[i] = state;
+    }
+    if (op >= steps && add && (fold == FOLD_U || (op - steps) % 2 == 1))
+      (fold == FOLD_X ? X : fold == FOLD_Y ? Y : U)[a] = state;
     __syncthreads();
   }
   const uint32_t per_block = LANE_PARTS / group;
   if (threadIdx.x < per_block && first + threadIdx.x * group < total_parts) {
     xo[blockIdx.x * per_block + threadIdx.x] = X[threadIdx.x * group];
     yo[blockIdx.x * per_block + threadIdx.x] = Y[threadIdx.x * group];
+    uo[blockIdx.x * per_block + threadIdx.x] = U[threadIdx.x * group];
   }
 }
 
-// Stage 2: the pairs of one block (blockDim.x consecutive pairs of one window) folded by halves in
-// place in x and y (global memory: __syncthreads makes the block's writes visible to the block);
-// the block's pair goes to xo/yo[blockIdx.x]. Folding stops at one pair per block. Threads 2q and
-// 2q + 1 take the x and y lanes of step q (fold_lane: the same instructions, so no divergence).
+// Stage 2: the pairs of one block (blockDim.x / FOLD_LANES_PER_STEP * 2 consecutive pairs of one
+// window) folded by halves in place (global memory: __syncthreads makes the block's writes
+// visible to the block); the block's pair goes to xo/yo/uo[blockIdx.x]. Thread t takes fold lane
+// t % 3 of step t / 3 (fold_lane: the same instructions for x, y and u, so no divergence).
 // (The x and y formulas as two branches of one warp ran one after the other and each held its own
 // copy of the adder: on the H200, 64 us per halving, 30 us per addition in the one-warp levels,
 // most of it instruction fetch; 1.03 ms of the 1.81 ms reduction at 2^20.)
-__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* xo, TeExtended* yo) {
-  const size_t base = static_cast<size_t>(blockIdx.x) * blockDim.x;
-  fold_block(x + base, y + base, blockDim.x, blockDim.x, blockDim.x, threadIdx.x & 1, threadIdx.x / 2);
+constexpr unsigned FOLD_LANES_PER_STEP = 3;
+__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* u, TeExtended* xo, TeExtended* yo,
+                                     TeExtended* uo) {
+  const uint32_t g = blockDim.x / FOLD_LANES_PER_STEP * 2;  // pairs
+  const size_t base = static_cast<size_t>(blockIdx.x) * g;
+  fold_block(x + base, y + base, u + base, g, g, g, threadIdx.x % FOLD_LANES_PER_STEP,
+             threadIdx.x / FOLD_LANES_PER_STEP);
   if (threadIdx.x == 0) {
     xo[blockIdx.x] = x[base];
     yo[blockIdx.x] = y[base];
+    uo[blockIdx.x] = u[base];
   }
 }
 
@@ -409,8 +417,7 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> keys[2], vals[2], pos, part_keys[2];
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
-  // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
-  // half, y in the second.
+  // sums: partial bucket sums per level; parts[k]: the reduction's pairs, x, y and u in thirds.
   // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
   // for the last slice added by the reduction (bucket_lanes_kernel).
   rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
@@ -877,7 +884,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const uint32_t len = reduce_len(nbuckets, buckets_per_window, ws.reduce_parts);
   const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 6 * sizeof(TeExtended);
   if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
   // Every buffer `need` counts, so a repeated MSM of the same size skips the device-memory query.
@@ -893,7 +900,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     grow(ws.vals[k], entries);  // the sort's spare value buffer later holds the per-chunk counts
     grow(ws.part_keys[k], max_parts);
     grow(ws.sums[k], max_parts);
-    grow(ws.parts[k], 2 * size_t{parts});
+    grow(ws.parts[k], 3 * size_t{parts});
   }
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
@@ -1077,7 +1084,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
   // then folds down to host_pairs pairs per window, which the host finishes.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
-  // The lanes kernels' shared memory (36 KB per block of three lanes) must not be what limits them
+  // The lanes kernels' shared memory (42 KB per block of three lanes) must not be what limits them
   // to fewer blocks per SM than their registers allow.
   static const bool carveout = [] {
     ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel<true>, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -1087,41 +1094,48 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     return true;
   }();
   (void)carveout;
-  const uint32_t group = std::min<uint32_t>(LANE_PARTS, buckets_per_window / len);
-  size_t remaining = parts / group;  // pairs in px[src]
+  const uint32_t P = buckets_per_window / len;  // parts per window
+  const uint32_t group = std::min<uint32_t>(LANE_PARTS, P);
+  size_t remaining = parts / group;  // pairs in px[src]: x, y, u one after the other
   if (sliced)
     bucket_lanes_kernel<true><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(true), 0, stream>>>(
-        ws.buckets.data(), ws.slice_buckets.data(), len, parts, group, px[0], px[0] + remaining);
+        ws.buckets.data(), ws.slice_buckets.data(), len, P, parts, group, px[0], px[0] + remaining,
+        px[0] + 2 * remaining);
   else
     bucket_lanes_kernel<false><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(false), 0, stream>>>(
-        ws.buckets.data(), nullptr, len, parts, group, px[0], px[0] + remaining);
+        ws.buckets.data(), nullptr, len, P, parts, group, px[0], px[0] + remaining, px[0] + 2 * remaining);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
-  uint32_t per_window = buckets_per_window / len / group;
+  uint32_t per_window = P / group;
   const uint32_t host_pairs = host_fold_pairs(BW, per_window, ws.host_pairs);
   while (per_window > host_pairs) {
     const uint32_t g = std::min<uint32_t>(per_window / host_pairs, FOLD_PAIRS);
     const size_t blocks = remaining / g;
-    weighted_fold_kernel<<<static_cast<unsigned>(blocks), g, 0, stream>>>(px[src], px[src] + remaining,
-                                                                          px[src ^ 1], px[src ^ 1] + blocks);
+    TeExtended* in = px[src];
+    TeExtended* out = px[src ^ 1];
+    weighted_fold_kernel<<<static_cast<unsigned>(blocks), g / 2 * FOLD_LANES_PER_STEP, 0, stream>>>(
+        in, in + remaining, in + 2 * remaining, out, out + blocks, out + 2 * blocks);
     ZKGPU_CUDA_CHECK_LAUNCH();
     per_window /= g;
     remaining = blocks;
     src ^= 1;
   }
-  std::vector<TeExtended> pairs(2 * remaining);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(pairs.data(), px[src], pairs.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost,
+  std::vector<TeExtended> last(3 * remaining);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(last.data(), px[src], last.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost,
                                    stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
   const auto h0 = std::chrono::steady_clock::now();
   std::vector<TeExtended> window_sums(BW);
   for (unsigned w = 0; w < BW; ++w) {  // the kernels' fold order, on one thread (fold_pair)
-    TeExtended* x = pairs.data() + size_t{w} * per_window;
-    TeExtended* y = x + remaining;
+    std::vector<FoldPair> pw(per_window);
+    for (uint32_t a = 0; a < per_window; ++a) {
+      const size_t k = size_t{w} * per_window + a;
+      pw[a] = {last[k], last[remaining + k], last[2 * remaining + k]};
+    }
     for (uint32_t s = 1; s < per_window; s *= 2)
-      for (uint32_t a = 0; a < per_window; a += 2 * s) fold_pair(x[a], y[a], x[a + s], y[a + s]);
-    window_sums[w] = y[0];
+      for (uint32_t a = 0; a < per_window; a += 2 * s) fold_pair(pw[a], pw[a + s]);
+    window_sums[w] = window_sum(pw[0], P);
   }
 
   // 5. Horner over the windows (host: a serial chain of W*c doublings); the window table already
