@@ -53,12 +53,11 @@ constexpr uint32_t MAX_CHUNK = 64;
 // until at most HOST_FOLD_PAIRS pairs are left in all (one per window at least), which the host
 // folds: the last levels have a few threads each, two dependent additions of some 10 us per level
 // on the GPU against about 2 us per pair on one CPU core.
-// 2^15 parts measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
-// against 5.90), with one-thread parts and folds. The blocks of a wave run their lanes, then their
-// doublings and folds (on one warp of the three) together, so each wave ends in a stretch of
-// latency-bound additions: fewer, longer parts for 2^22 buckets (len up to 256: 2^15 parts in
-// about two waves of 528 blocks) than the 2^16 of len 64.
-constexpr size_t REDUCE_PARTS = size_t{1} << 15;
+// The blocks of a wave run their lanes, then their folds (on two warps of three), together, so
+// each wave ends in a stretch of latency-bound additions: about one wave of blocks (528 of three
+// lanes on an H200) is best. H200 run of 3f4b1c9 (lanes, parts of consecutive buckets), reduction
+// at 2^20 / 2^24 (c = 23): 2^14 parts 1.11 / 6.55 ms, 2^15 1.29 / 6.65, 2^16 1.59 / 6.91.
+constexpr size_t REDUCE_PARTS = size_t{1} << 14;
 constexpr uint32_t MAX_REDUCE_LEN = 256;
 constexpr unsigned FOLD_PAIRS = 128;
 constexpr uint32_t HOST_FOLD_PAIRS = 16;
