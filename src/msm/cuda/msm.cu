@@ -538,7 +538,8 @@ class CopyPool {
   CopyPool& operator=(const CopyPool&) = delete;
 
   void copy(void* dst, const void* src, size_t bytes) {
-    constexpr size_t MIN_SLICE = size_t{1} << 20;
+    // 256 KiB per thread at least: 2^20's first slice goes up in chunks of 1.7 MB.
+    constexpr size_t MIN_SLICE = size_t{256} << 10;
     const size_t parts = std::min<size_t>(threads_.size() + 1, std::max<size_t>(1, bytes / MIN_SLICE));
     if (parts == 1) {
       std::memcpy(dst, src, bytes);
@@ -676,16 +677,18 @@ std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, uns
   return out;
 }
 
-// Scalars go up in chunks of this many bytes, so the host's copy of one chunk into pinned memory
-// overlaps the upload of the one before and a slice waits about one chunk's copy beyond its upload
-// (with 32 MiB chunks, 2^20's second slice, 27 MB, was one chunk: copy, then upload, in a row).
-// ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) sets it.
-size_t scalar_chunk_bytes() {
-  static const size_t v = [] {
+// Scalars go up in chunks, so the host's copy of one chunk into pinned memory overlaps the upload
+// of the one before and a slice waits about one chunk's copy beyond its upload: at most 8 MiB,
+// and a quarter of the slice from 1 MiB up (2^20's first slice, 6.7 MB, was one chunk: copy, then
+// upload, in a row, all of it exposed; so was its second slice, 27 MB, with 32 MiB chunks).
+// ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) fixes the chunk at m MiB.
+size_t scalar_chunk_bytes(size_t slice_bytes) {
+  static const size_t fixed = [] {
     const char* e = std::getenv("ZKGPU_MSM_SCALAR_CHUNK_MIB");
-    return size_t{e ? static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32)) : 8u} << 20;
+    return e ? size_t{static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32))} << 20 : size_t{0};
   }();
-  return v;
+  if (fixed) return fixed;
+  return std::clamp<size_t>(slice_bytes / 4, size_t{1} << 20, size_t{8} << 20);
 }
 
 // Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
@@ -694,7 +697,8 @@ void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice s
                           cudaEvent_t ready) {
   cudaStream_t ds = *ws.digit_stream;
   const size_t base = size_t{W} * sl.first;
-  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, scalar_chunk_bytes() / sizeof(Scalar),
+  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count,
+                scalar_chunk_bytes(size_t{sl.count} * sizeof(Scalar)) / sizeof(Scalar),
                 [&](size_t first, size_t count, cudaEvent_t landed) {
                   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
                   digits_kernel<<<blocks_for(count), BLOCK, 0, ds>>>(
