@@ -61,6 +61,33 @@ TEST(Bls12377Curve, MapRoundTripAndAdditionLaw) {
   }
 }
 
+// The signed mixed adder of the GPU bucket sums returns the bytes of te_add_precomputed on q or
+// q.neg() (not only the same point): extended coordinates compared word for word, chained so the
+// accumulator runs through general values, with the identity and doublings among the operands.
+TEST(Bls12377Curve, SignedMixedAdderMatchesNegatedOperandBytes) {
+  Rng rng(12);
+  std::vector<G1Affine> pts;
+  for (int i = 0; i < 24; ++i) pts.push_back(mul_g(random_scalar(rng)));
+  pts.push_back(G1Affine::identity());
+  pts.push_back(pts[3]);
+  std::vector<TePrecomputed> pre = precompute_te(pts);
+  TeExtended plain = TeExtended::identity(), sign = TeExtended::identity();
+  auto same = [](const TeExtended& a, const TeExtended& b) {
+    return a.x == b.x && a.y == b.y && a.z == b.z && a.t == b.t;
+  };
+  for (size_t i = 0; i < pre.size(); ++i) {
+    for (bool neg : {false, true, (rng.gen() & 1) != 0}) {
+      const TePrecomputed& q = pre[i];
+      const TeExtended want = te_add_precomputed(plain, neg ? q.neg() : q);
+      const TeExtended got = te_add_precomputed_signed(sign, neg ? q.ypx : q.ymx, neg ? q.ymx : q.ypx, q.kt, neg);
+      ASSERT_TRUE(same(got, want)) << "entry " << i << (neg ? " negated" : "");
+      plain = want;
+      sign = got;
+    }
+  }
+  EXPECT_EQ(to_affine(plain), to_affine(sign));
+}
+
 TEST(Bls12377Curve, WeierstrassFormulasMatchNaive) {
   Rng rng(11);
   for (int i = 0; i < 20; ++i) {

@@ -178,6 +178,24 @@ ZKGPU_HD constexpr TeExtended te_add_precomputed(const TeExtended& p, const TePr
   return {e * f, g * h, f * g, e * h};
 }
 
+// te_add_precomputed(p, neg ? q.neg() : q), the same bytes, with the sign applied inside the adder:
+// the caller passes q's first two words already swapped when neg (the GPU bucket sums pick them by
+// address), and c = T1*kt goes into F and G swapped instead of kt being negated (d - (-c) = d + c).
+// A negative digit then costs 24 word selects instead of a modular negation and 36 selects.
+ZKGPU_HD constexpr TeExtended te_add_precomputed_signed(const TeExtended& p, const Fp& ymx, const Fp& ypx,
+                                                        const Fp& kt, bool neg) {
+  Fp a = (p.y - p.x) * ymx, b = (p.y + p.x) * ypx;
+  Fp c = p.t * kt, d = p.z.dbl();
+  Fp e = b - a, dm = d - c, dp = d + c, h = b + a;
+  const uint64_t m = uint64_t{0} - static_cast<uint64_t>(neg);  // branch-free: lanes of a warp differ
+  Fp f{}, g{};
+  for (int i = 0; i < 6; ++i) {
+    f.l[i] = (dp.l[i] & m) | (dm.l[i] & ~m);
+    g.l[i] = (dm.l[i] & m) | (dp.l[i] & ~m);
+  }
+  return {e * f, g * h, f * g, e * h};
+}
+
 // add-2008-hwcd-3 (a = -1), unified: 8M + one multiplication by k = 2d.
 ZKGPU_HD constexpr TeExtended te_add(const TeExtended& p, const TeExtended& q) {
   Fp a = (p.y - p.x) * (q.y - q.x), b = (p.y + p.x) * (q.y + q.x);

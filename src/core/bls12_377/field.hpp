@@ -118,6 +118,11 @@ ZKGPU_HD constexpr uint64_t add(uint64_t* r, const uint64_t* a, const uint64_t* 
 }
 }  // namespace limbs
 
+#if defined(__CUDACC__)
+// 2^32 - 1 where ptxas cannot fold it (MontField::mont_quotient). One copy per translation unit.
+static __constant__ uint32_t kDeviceAllOnes = 0xffffffffu;
+#endif
+
 // 32-bit multiply-add with a carry flag: PTX instructions on the GPU (asm volatile keeps the
 // order, since the flag is invisible to the compiler), an emulated flag on the CPU. Names follow
 // PTX: mad.lo.cc = c + lo(a*b) setting CF; madc.* also adds CF in; addc = a + b + CF.
@@ -582,7 +587,7 @@ struct MontField {
     }
     // += mi*p with mi chosen so that word 0 becomes zero. The odd chain's carry out of word M is
     // zero (the value stays below 2^(32(M+1))); the even chain's lands on word M.
-    const uint32_t mi = e[0] * Cfg::INV32;
+    const uint32_t mi = mont_quotient(e[0]);
     o[0] = cc.mad_lo_cc(p[1], mi, o[0]);
     o[1] = cc.madc_hi_cc(p[1], mi, o[1]);
     ZKGPU_UNROLL
@@ -590,14 +595,31 @@ struct MontField {
       o[j] = cc.madc_lo_cc(p[j + 1], mi, o[j]);
       o[j + 1] = cc.madc_hi_cc(p[j + 1], mi, o[j + 1]);
     }
-    e[0] = cc.mad_lo_cc(p[0], mi, e[0]);
-    e[1] = cc.madc_hi_cc(p[0], mi, e[1]);
+    if constexpr (P0_IS_ONE) {  // mi*p[0] = mi: no product (e[0] becomes zero, carrying iff it was not)
+      e[0] = cc.add_cc(e[0], mi);
+      e[1] = cc.addc_cc(e[1], 0);
+    } else {
+      e[0] = cc.mad_lo_cc(p[0], mi, e[0]);
+      e[1] = cc.madc_hi_cc(p[0], mi, e[1]);
+    }
     ZKGPU_UNROLL
     for (int j = 2; j < M; j += 2) {
       e[j] = cc.madc_lo_cc(p[j], mi, e[j]);
       e[j + 1] = cc.madc_hi_cc(p[j], mi, e[j + 1]);
     }
     o[M - 1] = cc.addc(o[M - 1], 0);
+  }
+  // Both moduli are 1 mod 2^46: the lowest u32 word of p is 1 and INV32 = -p^-1 = 2^32 - 1.
+  static constexpr bool P0_IS_ONE = static_cast<uint32_t>(Cfg::modulus().l[0]) == 1;
+  // The CIOS quotient digit t0 * INV32 mod 2^32. On the device, INV32 = 2^32 - 1 comes from constant
+  // memory instead of being folded into mi = -t0: seeing the negation, ptxas (CUDA 13.0) emits every
+  // mi*p[j] as IMAD.X + IMAD.HI.U32.X instead of one IMAD.WIDE.U32.X (measured in SASS: 120 extra
+  // IMAD per product). The opaque factor costs one IMAD per step with a uniform-register operand.
+  ZKGPU_HD static uint32_t mont_quotient(uint32_t t0) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (Cfg::INV32 == 0xffffffffu) return t0 * kDeviceAllOnes;
+#endif
+    return t0 * Cfg::INV32;
   }
   ZKGPU_HD static uint32_t mul_hi(uint32_t a, uint32_t b) {
 #if defined(__CUDA_ARCH__)
