@@ -1,5 +1,5 @@
 // The GPU MSM's window reduction (core/bls12_377/bucket_reduce.hpp) run on the CPU in the kernels'
-// schedule (interleaved parts of len buckets on two or three lanes, block folds, the host's last
+// schedule (interleaved parts of len buckets on two lanes, block folds, the host's last
 // folds),
 // against the plain running sum sum_j (j+1) B_j, for several windows, part lengths and fold widths.
 #include <gtest/gtest.h>
@@ -30,26 +30,20 @@ void fold_groups(std::vector<FoldPair>& pairs, uint32_t group) {
 // sequences them: interleaved parts of len buckets on lanes (every lane's step t from the states
 // after step t - 1), folds in groups of min(lane_parts, parts per window), then of up to max_fold
 // pairs until host_pairs per window are left, then fold_pair and window_sum.
-std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, const std::vector<TeExtended>* more,
-                                        uint32_t windows, uint32_t per_window, uint32_t len, uint32_t lane_parts,
-                                        uint32_t max_fold, uint32_t host_pairs) {
-  const bool two = more != nullptr;
-  const unsigned R = part_lanes(two);
+std::vector<TeExtended> reduce_like_gpu(const std::vector<TeExtended>& buckets, uint32_t windows, uint32_t per_window,
+                                        uint32_t len, uint32_t lane_parts, uint32_t max_fold, uint32_t host_pairs) {
   const uint32_t P = per_window / len;  // parts per window
   std::vector<FoldPair> pairs(size_t{windows} * P);
   for (size_t g = 0; g < pairs.size(); ++g) {
     const size_t first = g / P * per_window + g % P;  // bucket r of the part: first + r * P
     const TeExtended* b = buckets.data() + first;
-    const TeExtended* m = two ? more->data() + first : nullptr;
-    std::vector<TeExtended> state(R, TeExtended::identity());
-    for (uint32_t t = 0; t < part_steps(len, two); ++t) {
-      const std::vector<TeExtended> before = state;
-      for (unsigned l = 0; l < R; ++l) part_lane_step(l, t, len, P, b, m, l ? &before[l - 1] : nullptr, state[l]);
+    TeExtended state[PART_LANES] = {TeExtended::identity(), TeExtended::identity()};
+    for (uint32_t t = 0; t < part_steps(len); ++t) {
+      const TeExtended r = state[0];  // lane 0 after step t - 1
+      for (unsigned l = 0; l < PART_LANES; ++l) part_lane_step(l, t, len, P, b, &r, state[l]);
     }
-    for (unsigned l = 0; l < R; ++l) {
-      if (lane_holds_t(l, two)) pairs[g].x = pairs[g].y = state[l];
-      if (lane_holds_v(l, two)) pairs[g].u = state[l];
-    }
+    pairs[g].x = pairs[g].y = state[0];
+    pairs[g].u = state[1];
   }
   uint32_t pw = P;
   const auto compact = [&](uint32_t g) {  // one pair per group of g to the front
@@ -91,25 +85,18 @@ TEST(Bls12377BucketReduce, GpuScheduleMatchesRunningSums) {
       p = te_add_precomputed(te_double(p), g);  // distinct points with Z != 1
       buckets[j] = j % 7 == 3 ? TeExtended::identity() : p;  // some empty buckets
     }
-    // A second bucket set (a later slice's): the same as reducing the sums B_j + B'_j.
-    std::vector<TeExtended> more(buckets.size());
-    for (size_t j = 0; j < more.size(); ++j) more[j] = j % 5 == 1 ? TeExtended::identity() : te_double(buckets[j]);
-    for (const bool two : {false, true}) {
-      std::vector<TeExtended> got = reduce_like_gpu(buckets, two ? &more : nullptr, cs.windows, cs.per_window, cs.len,
-                                                    cs.lane_parts, cs.fold, cs.host);
-      ASSERT_EQ(got.size(), cs.windows);
-      for (uint32_t w = 0; w < cs.windows; ++w) {
-        TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
-        for (uint32_t j = cs.per_window; j-- > 0;) {
-          const size_t k = size_t{w} * cs.per_window + j;
-          run = te_add(run, two ? te_add(buckets[k], more[k]) : buckets[k]);
-          acc = te_add(acc, run);
-        }
-        EXPECT_EQ(te_to_sw(got[w]), te_to_sw(acc))
-            << "window " << w << " of " << cs.windows << ", " << cs.per_window << " buckets, len " << cs.len
-            << ", " << cs.lane_parts << " parts per block, folds of " << cs.fold << ", " << cs.host << " host pairs"
-            << (two ? ", two bucket sets" : "");
+    std::vector<TeExtended> got =
+        reduce_like_gpu(buckets, cs.windows, cs.per_window, cs.len, cs.lane_parts, cs.fold, cs.host);
+    ASSERT_EQ(got.size(), cs.windows);
+    for (uint32_t w = 0; w < cs.windows; ++w) {
+      TeExtended run = TeExtended::identity(), acc = TeExtended::identity();
+      for (uint32_t j = cs.per_window; j-- > 0;) {
+        run = te_add(run, buckets[size_t{w} * cs.per_window + j]);
+        acc = te_add(acc, run);
       }
+      EXPECT_EQ(te_to_sw(got[w]), te_to_sw(acc))
+          << "window " << w << " of " << cs.windows << ", " << cs.per_window << " buckets, len " << cs.len << ", "
+          << cs.lane_parts << " parts per block, folds of " << cs.fold << ", " << cs.host << " host pairs";
     }
   }
 }

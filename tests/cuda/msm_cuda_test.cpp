@@ -253,10 +253,10 @@ TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
   }
 }
 
-// The window reduction's shapes (set_msm_reduce_shape): parts of 64 buckets (few parts: blocks of
+// The window reduction's shapes (set_msm_reduce_shape): parts of up to 256 buckets (few parts: blocks of
 // parts partly filled, fold groups of fewer than 32), one bucket per part (many fold levels), and
-// from one pair per window to thousands left for the host's folds; with one bucket set and with
-// the last slice's second set (small slices), on the window table and per-window buckets, random
+// from one pair per window to thousands left for the host's folds; with one slice and two (the
+// second adding onto the buckets in place), on the window table and per-window buckets, random
 // and all-equal scalars (each window's digits in one bucket).
 TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   ZKGPU_REQUIRE_GPU();
@@ -280,7 +280,7 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   for (const Shape sh : {Shape{4, 1}, Shape{9, 64}, Shape{20, 4096}}) {
     bls12_377::cuda::set_msm_reduce_shape(sh.parts_log2, sh.host_pairs);
     for (const bool sliced : {false, true}) {
-      SliceGuard slices(sliced ? 1000 : 0);  // resident slices [0, 4002), [4002, n): two bucket sets
+      SliceGuard slices(sliced ? 1000 : 0);  // resident slices [0, 4002), [4002, n)
       for (size_t k = 0; k < sets.size(); ++k) {
         const std::string what = "2^" + std::to_string(sh.parts_log2) + " parts, " + std::to_string(sh.host_pairs) +
                                   " host pairs" + (sliced ? ", sliced" : "") + ", set " + std::to_string(k);

@@ -24,46 +24,35 @@
 
 namespace zkgpu::bls12_377 {
 
-// Stage 1 on lanes: each part's chain is split over part_lanes threads (lanes), so a part costs
-// about len dependent additions instead of 2*len or 3*len. With one bucket set: lane 0 is the
-// running sum R += B_r (r from len - 1 down), lane 1 the weighted sum V += R for r >= 1. With
-// `more` (a second bucket set for the same buckets, a later slice's, see msm.cu; B + B' is what is
-// reduced): lane 0 forms S_r = B_r + more_r, lane 1 the running sum R += S_r, lane 2 V += R.
-ZKGPU_HD constexpr unsigned part_lanes(bool two_sets) { return two_sets ? 3u : 2u; }
-// Steps t = 0 .. part_steps - 1; lane l handles r = len - 1 - (t - l) at step t (the last lane
-// skips r = 0, so the last step is that of r = 0 in the lane before it and r = 1 in the last).
-ZKGPU_HD constexpr uint32_t part_steps(uint32_t len, bool two_sets) { return len + part_lanes(two_sets) - 2; }
-// After the last step: T = R (r = 0 included) is in lane part_lanes - 2, V in the last lane.
-ZKGPU_HD constexpr bool lane_holds_t(unsigned lane, bool two_sets) { return lane + 2 == part_lanes(two_sets); }
-ZKGPU_HD constexpr bool lane_holds_v(unsigned lane, bool two_sets) { return lane + 1 == part_lanes(two_sets); }
+// Stage 1 on lanes: each part's chain is split over two threads (lanes), so a part costs about len
+// dependent additions instead of 2*len: lane 0 is the running sum R += B_r (r from len - 1 down),
+// lane 1 the weighted sum V += R for r >= 1, one step behind.
+constexpr unsigned PART_LANES = 2;
+// Steps t = 0 .. len - 1: lane l handles r = len - 1 - (t - l) at step t (lane 1 skips r = 0).
+// After the last step lane 0 holds T = R_0, lane 1 holds V.
+ZKGPU_HD constexpr uint32_t part_steps(uint32_t len) { return len; }
 
-// Lane `lane`'s addition at step t in the part whose bucket r is b[r * stride] (and more[r *
-// stride], more may be null) is state = state + q; this sets q (and for lane 0 with two sets
-// reloads state: S_r = B_r + more_r). false: nothing for the lane at this step, it keeps its
-// state. `in`: the state lane - 1 had after step t - 1 (read only by lanes > 0 that add: it was
-// lane - 1's state for the same r). States start at the identity. (The sum is always state + q,
-// so a kernel keeps two points live, not three.)
+// Lane `lane`'s addition at step t in the part whose bucket r is b[r * stride] is
+// state = state + q; this sets q. false: nothing for the lane at this step, it keeps its state.
+// `in`: lane 0's state after step t - 1 (read only by lane 1 when it adds: it is R_r). States
+// start at the identity. (The sum is always state + q, so a kernel keeps two points live.)
 ZKGPU_HD constexpr bool part_lane_operand(unsigned lane, uint32_t t, uint32_t len, size_t stride, const TeExtended* b,
-                                          const TeExtended* more, const TeExtended* in, TeExtended& state,
-                                          TeExtended& q) {
+                                          const TeExtended* in, TeExtended& q) {
   const uint32_t j = t - lane;  // wraps for t < lane
   if (j >= len) return false;
   const size_t r = len - 1 - j;
-  if (lane_holds_v(lane, more != nullptr) && r == 0) return false;  // V = sum over r >= 1 of R_r
-  if (lane > 0) {
-    q = *in;
-  } else if (more) {
-    state = b[r * stride];
-    q = more[r * stride];
-  } else {
+  if (lane == 0) {
     q = b[r * stride];
+    return true;
   }
+  if (r == 0) return false;  // V = sum over r >= 1 of R_r
+  q = *in;
   return true;
 }
 ZKGPU_HD constexpr void part_lane_step(unsigned lane, uint32_t t, uint32_t len, size_t stride, const TeExtended* b,
-                                       const TeExtended* more, const TeExtended* in, TeExtended& state) {
+                                       const TeExtended* in, TeExtended& state) {
   TeExtended q;
-  if (part_lane_operand(lane, t, len, stride, b, more, in, state, q)) state = te_add(state, q);
+  if (part_lane_operand(lane, t, len, stride, b, in, q)) state = te_add(state, q);
 }
 
 // The lanes of a fold step on parts 2q (a) and 2q+1 (b): FOLD_X gives x' = (xa + xb) + (xa + xb),

@@ -345,15 +345,6 @@ __global__ void __launch_bounds__(SUM_BLOCK, MIN_BLOCKS)
   if (active) sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
 
-// A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
-// identity for the next slice. One unified addition per bucket, every thread the same.
-__global__ void merge_buckets_kernel(TeExtended* buckets, TeExtended* slice, size_t n) {
-  const size_t j = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  buckets[j] = te_add(buckets[j], slice[j]);
-  slice[j] = TeExtended::identity();
-}
-
 // Bases [first, first + count) from host memory to the stored TE form: CONVERT_BATCH consecutive
 // points per thread with one inversion (sw_to_te_batch, the function the CPU's precompute_te runs
 // per thread).
@@ -414,47 +405,42 @@ __device__ void fold_block(TeExtended* X, TeExtended* Y, TeExtended* U, uint32_t
 // buckets window_first + part % P + r * P, r < len (interleaved, so a warp reads consecutive
 // buckets). One warp per lane of them: warp l is lane l of every part (part_lane_operand), so a
 // warp's threads take the same formula, and a part's chain is about len dependent additions
-// instead of 2*len (3*len with `more`) in one thread. A lane's state goes to the next lane through
-// shared memory, one barrier per step. Then the block's pairs (x = y = T, u = V) are folded in
-// shared memory in groups of `group` consecutive pairs (group = min(LANE_PARTS, P): groups never
-// cross windows): the T lane's warp takes x (threads 0-15) and y (16-31), the V lane's warp u;
-// each group's pair goes to xo/yo/uo[blockIdx.x * LANE_PARTS / group + g].
+// instead of 2*len in one thread. Lane 0's running sum goes to lane 1 through shared memory, one
+// barrier per step. Then the block's pairs (x = y = T, u = V) are folded in shared memory in
+// groups of `group` consecutive pairs (group = min(LANE_PARTS, P): groups never cross windows):
+// lane 0's warp takes x (threads 0-15) and y (16-31), lane 1's warp u; each group's pair goes to
+// xo/yo/uo[blockIdx.x * LANE_PARTS / group + g].
 // Every addition of the kernel, whatever the phase, goes through the one te_add call in its loop:
 // one copy of the adder (about 80 KB of code) instead of three keeps it in the instruction cache
 // while the blocks of an SM are in different phases.
 // (This replaced one thread per part holding run, acc and both bucket values: 190 registers, 8
 // warps per SM, 0.89 ms of the 1.81 ms reduction at 2^20 on the H200, IPC 1.12.)
-// `more` (TWO): the last slice's bucket set, added on the way instead of merged first.
 constexpr unsigned LANE_PARTS = 32;
 // Warps per SM the register cap leaves room for: 12 (168 registers; the H200 register file holds
 // two warps per scheduler above that, three up to it).
 constexpr unsigned LANE_WARPS_PER_SM = 12;
-template <bool TWO>
-__global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_SM / part_lanes(TWO))
-    bucket_lanes_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len, uint32_t parts_per_window,
-                        uint32_t total_parts, uint32_t group, TeExtended* xo, TeExtended* yo, TeExtended* uo) {
-  constexpr unsigned R = part_lanes(TWO);
-  // xchg[(l * 2 + parity) * LANE_PARTS + i]: lane l's state after a step of that parity, for lane
-  // l + 1; X, Y, U: the pairs the folds work on.
-  __shared__ alignas(16) unsigned char smem[(2 * (R - 1) + 3) * LANE_PARTS * sizeof(TeExtended)];
+__global__ void __launch_bounds__(LANE_PARTS * PART_LANES, LANE_WARPS_PER_SM / PART_LANES)
+    bucket_lanes_kernel(const TeExtended* buckets, uint32_t len, uint32_t parts_per_window, uint32_t total_parts,
+                        uint32_t group, TeExtended* xo, TeExtended* yo, TeExtended* uo) {
+  // xchg[parity * LANE_PARTS + i]: lane 0's state after a step of that parity, for lane 1; X, Y, U:
+  // the pairs the folds work on.
+  __shared__ alignas(16) unsigned char smem[5 * LANE_PARTS * sizeof(TeExtended)];
   TeExtended* xchg = reinterpret_cast<TeExtended*>(smem);
-  TeExtended* X = xchg + 2 * (R - 1) * LANE_PARTS;
+  TeExtended* X = xchg + 2 * LANE_PARTS;
   TeExtended* Y = X + LANE_PARTS;
   TeExtended* U = Y + LANE_PARTS;
   const unsigned lane = threadIdx.x / LANE_PARTS, i = threadIdx.x % LANE_PARTS;
   const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
   const bool live = part < total_parts;  // all but a last block of small windows (P * ... < LANE_PARTS)
-  const bool t_lane = lane_holds_t(lane, TWO), v_lane = lane_holds_v(lane, TWO);
-  // Fold lanes: on the T lane's warp x (threads 0-15) and y (16-31) of steps 0-15 (a level of 16
-  // steps fills it; on two warps, each would run every addition half empty), on the V lane's warp u.
-  const unsigned fold = t_lane ? (i < LANE_PARTS / 2 ? FOLD_X : FOLD_Y) : v_lane ? FOLD_U : FOLD_U + 1;
-  const unsigned step = v_lane ? i : i % (LANE_PARTS / 2);
+  // Fold lanes: on lane 0's warp x (threads 0-15) and y (16-31) of steps 0-15 (a level of 16 steps
+  // fills it; on two warps, each would run every addition half empty), on lane 1's warp u.
+  const unsigned fold = lane == 0 ? (i < LANE_PARTS / 2 ? FOLD_X : FOLD_Y) : FOLD_U;
+  const unsigned step = lane == 0 ? i % (LANE_PARTS / 2) : i;
   const size_t bucket0 = static_cast<size_t>(part / parts_per_window) * parts_per_window * len + part % parts_per_window;
   const TeExtended* b = buckets + bucket0;
-  const TeExtended* m = TWO ? more + bucket0 : nullptr;
   uint32_t levels = 0;
   while ((1u << levels) < group) ++levels;
-  const uint32_t steps = part_steps(len, TWO), ops = steps + 2 * levels;
+  const uint32_t steps = part_steps(len), ops = steps + 2 * levels;
   TeExtended state = TeExtended::identity();
   ZKGPU_NO_UNROLL
   for (uint32_t op = 0; op < ops; ++op) {
@@ -462,19 +448,18 @@ __global__ void __launch_bounds__(LANE_PARTS * part_lanes(TWO), LANE_WARPS_PER_S
     bool add = false;
     uint32_t a = 0;  // fold ops: the pair this thread's step writes
     if (op < steps) {  // running sums on lanes
-      const TeExtended* in = lane ? &xchg[((lane - 1) * 2 + ((op - 1) & 1)) * LANE_PARTS + i] : nullptr;
-      add = live && part_lane_operand(lane, op, len, parts_per_window, b, m, in, state, q);
+      add = live && part_lane_operand(lane, op, len, parts_per_window, b, &xchg[((op - 1) & 1) * LANE_PARTS + i], q);
     } else {  // fold level f / 2, addition f % 2
       const uint32_t f = op - steps, s = 1u << (f / 2);
       a = 2 * s * step;
-      add = fold <= FOLD_U && a < LANE_PARTS && first + a < total_parts &&
+      add = a < LANE_PARTS && first + a < total_parts &&
             fold_operand(fold, static_cast<int>(f % 2), X[a], Y[a], U[a], X[a + s], Y[a + s], U[a + s], state, q);
     }
     if (add) state = te_add(state, q);
-    if (op + 1 < steps && lane + 1 < R) xchg[(lane * 2 + (op & 1)) * LANE_PARTS + i] = state;
+    if (op + 1 < steps && lane == 0) xchg[(op & 1) * LANE_PARTS + i] = state;
     if (op + 1 == steps) {
-      if (t_lane) X[i] = Y[i] = state;
-      if (v_lane) U[i] = state;
+      if (lane == 0) X[i] = Y[i] = state;
+      if (lane == 1) U[i] = state;
     }
     if (op >= steps && add && (fold == FOLD_U || (op - steps) % 2 == 1))
       (fold == FOLD_X ? X : fold == FOLD_Y ? Y : U)[a] = state;
@@ -545,9 +530,7 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
   // sums: partial bucket sums per level; parts[k]: the reduction's pairs, x, y and u in thirds.
-  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
-  // for the last slice added by the reduction (bucket_lanes_kernel).
-  rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
+  rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
   // (CPU threads), the upload (copy engine, on copy_stream) and the kernels on the chunks already
@@ -788,9 +771,10 @@ struct Slice {
 
 // Scalars (and bases) from host memory are processed in slices, so that the upload of one slice
 // overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
-// exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
-// (merge_buckets_kernel, one unified addition per bucket: 3.7 ms at 2^22 buckets on the H200 in
-// 256-thread blocks), except the last, which the reduction adds on the way (bucket_lanes_kernel).
+// exposed. Later slices add onto the buckets in place (their level-0 runs start from the sums so
+// far; before, they summed into a second bucket set, merged after their levels by one unified
+// addition per bucket, 3.7 ms at 2^22 buckets on the H200, or for the last slice by a third lane
+// of the reduction).
 // The first slice is n/div points (at least min_first); each later one is `ratio` times all
 // points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
@@ -1031,7 +1015,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     slices = plan_slices(n, min_first, plan.div_resident, plan.ratio_resident);
   uint32_t max_count = 0;
   for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
-  const bool sliced = slices.size() > 1;
 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
@@ -1039,13 +1022,13 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const uint32_t len = reduce_len(nbuckets, buckets_per_window, ws.reduce_parts);
   const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 6 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) + size_t{parts} * 6 * sizeof(TeExtended);
   if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
   // Every buffer `need` counts, so a repeated MSM of the same size skips the device-memory query.
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1]})
     have += b->size() * 4;
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]})
     have += b->size() * sizeof(TeExtended);
   have += ws.scalars.size() * sizeof(Scalar);
   if (need > have) rt::require_device_memory(need - std::min(need, have), "the BLS12-377 MSM workspace");
@@ -1060,7 +1043,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
   grow(ws.buckets, nbuckets);
-  if (sliced) grow(ws.slice_buckets, nbuckets);
   if (host_scalars) grow(ws.scalars, n);
   if (host_points) {
     rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
@@ -1073,7 +1055,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                     &ws.counters})
       poison_fill(*b, stream);
-    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]})
       poison_fill(*b, stream);
     if (host_scalars) poison_fill(ws.scalars, stream);
     if (host_points) {
@@ -1094,9 +1076,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
   for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
   fill_identity(ws.buckets.data(), nbuckets, stream);
-  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
-    fill_identity(ws.slice_buckets.data(), nbuckets, stream);
-  }
 
 
   // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
@@ -1136,6 +1115,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
   // readback[1] + readback[2] once the stream gets there.
   const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
+  // Slices after the first add onto the buckets in place: their level-0 runs start from the
+  // buckets' values so far (chunk_sums_bases_kernel's `old`), so every slice targets ws.buckets.
+  const TeExtended* level0_old = nullptr;
   auto queue_level = [&](int level, TeExtended* target, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
                          const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
@@ -1155,7 +1137,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
       sums0_kernel()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
-                                                     out_sums, nullptr);
+                                                     out_sums, level0_old);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
                                                         out_sums, level_runs_from_first());
@@ -1205,8 +1187,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     // 3. bucket sums by fixed chunks, level by level, until no partial sums are left. Level 0 runs
     // while the host uploads the next slice.
     uint32_t* counts = dv.Alternate();  // the sort's spare value buffer is free now
-    // Slice 0 sums into the buckets, later slices into their own set, merged after their levels.
-    TeExtended* target = k == 0 ? ws.buckets.data() : ws.slice_buckets.data();
+    // Every slice sums into the buckets; those after the first start their runs from the sums so far.
+    TeExtended* target = ws.buckets.data();
+    level0_old = k == 0 ? nullptr : ws.buckets.data();
     if (valid) {
       if (host_points)
         for (auto& e : ws.slice_events[k].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
@@ -1222,13 +1205,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
       L = ws.readback[1] + ws.readback[2];
     }
     phases.mark("sums1+");
-    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (bucket_lanes_kernel)
-      // 128-thread blocks: 146 registers fit three per SM (12 warps), 256-thread blocks only one.
-      merge_buckets_kernel<<<rt::ceil_div(nbuckets, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
-          ws.buckets.data(), ws.slice_buckets.data(), nbuckets);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      phases.mark("merge");
-    }
   }
   // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
   // and the next MSM's set-up come after this stream).
@@ -1239,12 +1215,10 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
   // then folds down to host_pairs pairs per window, which the host finishes.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
-  // The lanes kernels' shared memory (42 KB per block of three lanes) must not be what limits them
-  // to fewer blocks per SM than their registers allow.
+  // The lanes kernel's shared memory (30 KB per block) must not be what limits it to fewer blocks
+  // per SM than its registers allow.
   static const bool carveout = [] {
-    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel<true>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          cudaSharedmemCarveoutMaxShared));
-    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel<false>, cudaFuncAttributePreferredSharedMemoryCarveout,
+    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                           cudaSharedmemCarveoutMaxShared));
     return true;
   }();
@@ -1252,13 +1226,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   const uint32_t P = buckets_per_window / len;  // parts per window
   const uint32_t group = std::min<uint32_t>(LANE_PARTS, P);
   size_t remaining = parts / group;  // pairs in px[src]: x, y, u one after the other
-  if (sliced)
-    bucket_lanes_kernel<true><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(true), 0, stream>>>(
-        ws.buckets.data(), ws.slice_buckets.data(), len, P, parts, group, px[0], px[0] + remaining,
-        px[0] + 2 * remaining);
-  else
-    bucket_lanes_kernel<false><<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * part_lanes(false), 0, stream>>>(
-        ws.buckets.data(), nullptr, len, P, parts, group, px[0], px[0] + remaining, px[0] + 2 * remaining);
+  bucket_lanes_kernel<<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * PART_LANES, 0, stream>>>(
+      ws.buckets.data(), len, P, parts, group, px[0], px[0] + remaining, px[0] + 2 * remaining);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
   uint32_t per_window = P / group;
@@ -1496,7 +1465,7 @@ void release_msm_workspace() {
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                   &ws.counters})
     b->reset();
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
   ws.temp.reset();
 }
 
