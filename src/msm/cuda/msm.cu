@@ -652,9 +652,10 @@ size_t chunk_capacity(size_t entries) {
 
 // memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
 // what the PCIe upload behind it takes. With 8 threads started per chunk, the H200 machine's
-// uploads ran at 24-27 GB/s (the copy, not PCIe, set the pace), so every core copies, on threads
-// kept for the process (starting 15 threads per 32 MiB chunk cost tens of microseconds each, and
-// a 2^24-point upload has 70 chunks). One copy at a time (callers hold the workspace lock).
+// uploads ran at 24-27 GB/s (the copy, not PCIe, set the pace), so every core but one copies, on
+// threads kept for the process (starting 15 threads per 32 MiB chunk cost tens of microseconds
+// each, and a 2^24-point upload has 70 chunks). One copy at a time (callers hold the workspace
+// lock).
 class CopyPool {
  public:
   explicit CopyPool(unsigned workers) {
@@ -673,8 +674,7 @@ class CopyPool {
   CopyPool& operator=(const CopyPool&) = delete;
 
   void copy(void* dst, const void* src, size_t bytes) {
-    // 256 KiB per thread at least: 2^20's first slice goes up in chunks of 1.7 MB.
-    constexpr size_t MIN_SLICE = size_t{256} << 10;
+    constexpr size_t MIN_SLICE = size_t{1} << 20;
     const size_t parts = std::min<size_t>(threads_.size() + 1, std::max<size_t>(1, bytes / MIN_SLICE));
     if (parts == 1) {
       std::memcpy(dst, src, bytes);
@@ -729,7 +729,10 @@ class CopyPool {
 };
 
 void parallel_memcpy(void* dst, const void* src, size_t bytes) {
-  static CopyPool pool(std::clamp(std::thread::hardware_concurrency(), 1u, 32u) - 1);
+  // One core is left to the MSM's own thread, which waits for the GPU's counts by spinning while
+  // SliceLoader copies: one copy thread more than cores and each chunk waits for the one that was
+  // descheduled (H200 run of 755474c, all 16 cores copying: the 2^24 uploads 3-4x slower).
+  static CopyPool pool(std::clamp(std::thread::hardware_concurrency(), 2u, 32u) - 2);
   pool.copy(dst, src, bytes);
 }
 
@@ -814,9 +817,9 @@ std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, uns
 }
 
 // Scalars go up in chunks, so the host's copy of one chunk into pinned memory overlaps the upload
-// of the one before and a slice waits about one chunk's copy beyond its upload: at most 8 MiB,
-// and a quarter of the slice from 1 MiB up (2^20's first slice, 6.7 MB, was one chunk: copy, then
-// upload, in a row, all of it exposed; so was its second slice, 27 MB, with 32 MiB chunks).
+// of the one before and a slice waits about one chunk's copy beyond its upload: a quarter of the
+// slice, 1 to 32 MiB (2^20's first slice, 6.7 MB, was one 32 MiB chunk: copy, then upload, in a
+// row, all of it exposed; 8 MiB chunks for the large slices measured slower on the H200).
 // ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) fixes the chunk at m MiB.
 size_t scalar_chunk_bytes(size_t slice_bytes) {
   static const size_t fixed = [] {
@@ -824,7 +827,7 @@ size_t scalar_chunk_bytes(size_t slice_bytes) {
     return e ? size_t{static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32))} << 20 : size_t{0};
   }();
   if (fixed) return fixed;
-  return std::clamp<size_t>(slice_bytes / 4, size_t{1} << 20, size_t{8} << 20);
+  return std::clamp<size_t>(slice_bytes / 4, size_t{1} << 20, size_t{32} << 20);
 }
 
 // Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
