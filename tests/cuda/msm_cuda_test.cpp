@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bls12_377/bls_test_support.hpp"
@@ -249,6 +250,44 @@ TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
     std::vector<Scalar> top(n, r_minus(1));
     EXPECT_EQ(msm(bases, top, on(Backend::Cuda)), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
+  }
+}
+
+// The window reduction's shapes (set_msm_reduce_shape): parts of up to 256 buckets (few parts: blocks of
+// parts partly filled, fold groups of fewer than 32), one bucket per part (many fold levels), and
+// from one pair per window to thousands left for the host's folds; with one slice and two (the
+// second adding onto the buckets in place), on the window table and per-window buckets, random
+// and all-equal scalars (each window's digits in one bucket).
+TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  struct ShapeGuard {
+    ~ShapeGuard() { bls12_377::cuda::set_msm_reduce_shape(0, 0); }
+  } restore;
+  Rng rng(51);
+  const size_t n = 20011;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  const std::vector<std::vector<Scalar>> sets = {in.scalars, std::vector<Scalar>(n, r_minus(1))};
+  std::vector<G1Affine> expect;
+  for (const auto& s : sets) expect.push_back(msm(bases, s, on(Backend::Cpu)));
+  struct Shape {
+    unsigned parts_log2;
+    uint32_t host_pairs;
+  };
+  for (const Shape sh : {Shape{4, 1}, Shape{9, 64}, Shape{20, 4096}}) {
+    bls12_377::cuda::set_msm_reduce_shape(sh.parts_log2, sh.host_pairs);
+    for (const bool sliced : {false, true}) {
+      SliceGuard slices(sliced ? 1000 : 0);  // resident slices [0, 4002), [4002, n)
+      for (size_t k = 0; k < sets.size(); ++k) {
+        const std::string what = "2^" + std::to_string(sh.parts_log2) + " parts, " + std::to_string(sh.host_pairs) +
+                                  " host pairs" + (sliced ? ", sliced" : "") + ", set " + std::to_string(k);
+        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect[k]) << "table, " << what;
+        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect[k]) << "per-window buckets, " << what;
+      }
+    }
   }
 }
 

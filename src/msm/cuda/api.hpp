@@ -57,6 +57,9 @@ void set_msm_min_slice(size_t points);
 // Tests: the window size of window tables built from now on (0 restores table_window_bits' choice),
 // so small inputs reach the sizes large ones use (c = 23: 11 windows).
 void set_msm_table_window(unsigned c);
+// Tests: the window reduction's shape, about 2^parts_log2 parts and at most host_pairs pairs left
+// for the host's folds (0 restores each default), so small inputs run the shapes large ones take.
+void set_msm_reduce_shape(unsigned parts_log2, uint32_t host_pairs);
 // Frees the process-wide workspace (the next MSM allocates again).
 void release_msm_workspace();
 }  // namespace zkgpu::bls12_377::cuda

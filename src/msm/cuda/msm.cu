@@ -15,9 +15,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/bls12_377/bucket_reduce.hpp"
 #include "core/bls12_377/signed_digits.hpp"
@@ -46,14 +48,19 @@ namespace {
 // Entries summed by one thread (fewer when that leaves the GPU idle). Longer chunks leave fewer
 // partial sums for the next level: about two per chunk when buckets span several chunks.
 constexpr uint32_t MAX_CHUNK = 64;
-// Bucket reduction: about this many parts (threads of bucket_parts_kernel) in all, each a chain of
-// 2 * len additions; then folds of FOLD_PAIRS pairs per block (one thread per pair) until one per
-// window is left.
-// 2^15 measured better than 2^17 on the H200 (2^20: 1.48 ms against 2.16; 2^24, c = 23: 5.34
-// against 5.90), with one-thread folds.
-constexpr size_t REDUCE_PARTS = size_t{1} << 15;
-constexpr uint32_t MAX_REDUCE_LEN = 64;
+// Bucket reduction: about this many parts in all (LANE_PARTS per block of bucket_lanes_kernel),
+// each a chain of about len additions per lane; then folds of up to FOLD_PAIRS pairs per block
+// until at most HOST_FOLD_PAIRS pairs are left in all (one per window at least), which the host
+// folds: the last levels have a few threads each, two dependent additions of some 10 us per level
+// on the GPU against about 2 us per pair on one CPU core.
+// The blocks of a wave run their lanes, then their folds (on two warps of three), together, so
+// each wave ends in a stretch of latency-bound additions: about one wave of blocks (528 of three
+// lanes on an H200) is best. H200 run of 3f4b1c9 (lanes, parts of consecutive buckets), reduction
+// at 2^20 / 2^24 (c = 23): 2^14 parts 1.11 / 6.55 ms, 2^15 1.29 / 6.65, 2^16 1.59 / 6.91.
+constexpr size_t REDUCE_PARTS = size_t{1} << 14;
+constexpr uint32_t MAX_REDUCE_LEN = 256;
 constexpr unsigned FOLD_PAIRS = 128;
+constexpr uint32_t HOST_FOLD_PAIRS = 16;
 // Smallest first slice of inputs from host memory (plan_slices): below it, a slice's sort and
 // bucket-sum launches and host round trips cost more than its upload.
 constexpr uint32_t MIN_SLICE = 1u << 16;
@@ -335,15 +342,6 @@ __global__ void __launch_bounds__(SUM_BLOCK, 3)
   if (active) sink.end_chunk(cur, acc, e < L && keys[e] == cur);
 }
 
-// A later slice's bucket sums into the buckets: buckets[j] += slice[j], and slice[j] back to the
-// identity for the next slice. One unified addition per bucket, every thread the same.
-__global__ void merge_buckets_kernel(TeExtended* buckets, TeExtended* slice, size_t n) {
-  const size_t j = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  buckets[j] = te_add(buckets[j], slice[j]);
-  slice[j] = TeExtended::identity();
-}
-
 // Bases [first, first + count) from host memory to the stored TE form: CONVERT_BATCH consecutive
 // points per thread with one inversion (sw_to_te_batch, the function the CPU's precompute_te runs
 // per thread).
@@ -382,46 +380,114 @@ void fill_identity(TeExtended* p, size_t n, cudaStream_t stream) {
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-// Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1: thread t owns the len buckets
-// [t*len, (t+1)*len) of its window (windows are contiguous and len divides them) and writes its
-// pair (x, y). (This replaced running sums over up to 64 buckets plus lo*T by double-and-add in
-// every thread: up to 19 doublings per thread at 2^20, 255 registers, 3 ms of the 10 ms at 2^20.)
-// `more` (may be null): the last slice's bucket set, added on the way instead of merged first.
-__global__ void bucket_parts_kernel(const TeExtended* buckets, const TeExtended* more, uint32_t len,
-                                    uint32_t total_parts, TeExtended* x, TeExtended* y) {
-  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= total_parts) return;
-  TeExtended px, py;
-  reduce_part(buckets + static_cast<size_t>(t) * len, more ? more + static_cast<size_t>(t) * len : nullptr, len, px,
-              py);
-  x[t] = px;
-  y[t] = py;
-}
-
-// Stage 2: the pairs of one block (blockDim.x consecutive parts of one window) folded by halves in
-// place in x and y (global memory: __syncthreads makes the block's writes visible to the block);
-// the block's pair goes to xo/yo[blockIdx.x]. Folding stops at one pair per window. Two threads
-// per fold step: even lanes compute fold_x, odd lanes fold_y (on H200 the one-thread fold_pair
-// took about 95 us per level: a level's four operations in a row at low occupancy).
-__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* xo, TeExtended* yo) {
-  const uint32_t g = blockDim.x;
-  const size_t base = static_cast<size_t>(blockIdx.x) * g;
-  const uint32_t step = threadIdx.x / 2;
-  const bool y_lane = threadIdx.x & 1;
-  for (uint32_t s = 1; s < g; s *= 2) {
-    const uint32_t a_off = step * 2 * s;
-    if (a_off < g) {
-      const size_t a = base + a_off, b = a + s;
-      if (y_lane)
-        y[a] = fold_y(y[a], x[b], y[b]);
-      else
-        x[a] = fold_x(x[a], x[b]);
+// Folds the pairs X, Y, U[0, n) in place in groups of `group` consecutive pairs (a power of two)
+// down to one pair per group, at index g * group; pairs from `valid` on are never read (groups
+// are wholly valid or not). The thread of fold lane `lane` (FOLD_X, FOLD_Y, FOLD_U; others idle)
+// and index i takes step i of each level, pairs a = 2*s*i and a + s.
+__device__ void fold_block(TeExtended* X, TeExtended* Y, TeExtended* U, uint32_t n, uint32_t group, uint32_t valid,
+                           unsigned lane, unsigned i) {
+  ZKGPU_NO_UNROLL
+  for (uint32_t s = 1; s < group; s *= 2) {
+    const uint32_t a = 2 * s * i;
+    if (lane <= FOLD_U && a < n && a < valid) {
+      const TeExtended r = fold_lane(lane, X[a], Y[a], U[a], X[a + s], Y[a + s], U[a + s]);
+      (lane == FOLD_X ? X : lane == FOLD_Y ? Y : U)[a] = r;
     }
     __syncthreads();
   }
+}
+
+// Bucket reduction (core/bls12_377/bucket_reduce.hpp), stage 1 and the first folds. A block holds
+// LANE_PARTS parts, part = blockIdx.x * LANE_PARTS + i, the (part % P)-th of its window's P parts:
+// buckets window_first + part % P + r * P, r < len (interleaved, so a warp reads consecutive
+// buckets). One warp per lane of them: warp l is lane l of every part (part_lane_operand), so a
+// warp's threads take the same formula, and a part's chain is about len dependent additions
+// instead of 2*len in one thread. Lane 0's running sum goes to lane 1 through shared memory, one
+// barrier per step. Then the block's pairs (x = y = T, u = V) are folded in shared memory in
+// groups of `group` consecutive pairs (group = min(LANE_PARTS, P): groups never cross windows):
+// lane 0's warp takes x (threads 0-15) and y (16-31), lane 1's warp u; each group's pair goes to
+// xo/yo/uo[blockIdx.x * LANE_PARTS / group + g].
+// Every addition of the kernel, whatever the phase, goes through the one te_add call in its loop:
+// one copy of the adder (about 80 KB of code) instead of three keeps it in the instruction cache
+// while the blocks of an SM are in different phases.
+// (This replaced one thread per part holding run, acc and both bucket values: 190 registers, 8
+// warps per SM, 0.89 ms of the 1.81 ms reduction at 2^20 on the H200, IPC 1.12.)
+constexpr unsigned LANE_PARTS = 32;
+// Warps per SM the register cap leaves room for: 12 (168 registers; the H200 register file holds
+// two warps per scheduler above that, three up to it).
+constexpr unsigned LANE_WARPS_PER_SM = 12;
+__global__ void __launch_bounds__(LANE_PARTS * PART_LANES, LANE_WARPS_PER_SM / PART_LANES)
+    bucket_lanes_kernel(const TeExtended* buckets, uint32_t len, uint32_t parts_per_window, uint32_t total_parts,
+                        uint32_t group, TeExtended* xo, TeExtended* yo, TeExtended* uo) {
+  // xchg[parity * LANE_PARTS + i]: lane 0's state after a step of that parity, for lane 1; X, Y, U:
+  // the pairs the folds work on.
+  __shared__ alignas(16) unsigned char smem[5 * LANE_PARTS * sizeof(TeExtended)];
+  TeExtended* xchg = reinterpret_cast<TeExtended*>(smem);
+  TeExtended* X = xchg + 2 * LANE_PARTS;
+  TeExtended* Y = X + LANE_PARTS;
+  TeExtended* U = Y + LANE_PARTS;
+  const unsigned lane = threadIdx.x / LANE_PARTS, i = threadIdx.x % LANE_PARTS;
+  const uint32_t first = blockIdx.x * LANE_PARTS, part = first + i;
+  const bool live = part < total_parts;  // all but a last block of small windows (P * ... < LANE_PARTS)
+  // Fold lanes: on lane 0's warp x (threads 0-15) and y (16-31) of steps 0-15 (a level of 16 steps
+  // fills it; on two warps, each would run every addition half empty), on lane 1's warp u.
+  const unsigned fold = lane == 0 ? (i < LANE_PARTS / 2 ? FOLD_X : FOLD_Y) : FOLD_U;
+  const unsigned step = lane == 0 ? i % (LANE_PARTS / 2) : i;
+  const size_t bucket0 = static_cast<size_t>(part / parts_per_window) * parts_per_window * len + part % parts_per_window;
+  const TeExtended* b = buckets + bucket0;
+  uint32_t levels = 0;
+  while ((1u << levels) < group) ++levels;
+  const uint32_t steps = part_steps(len), ops = steps + 2 * levels;
+  TeExtended state = TeExtended::identity();
+  ZKGPU_NO_UNROLL
+  for (uint32_t op = 0; op < ops; ++op) {
+    TeExtended q;
+    bool add = false;
+    uint32_t a = 0;  // fold ops: the pair this thread's step writes
+    if (op < steps) {  // running sums on lanes
+      add = live && part_lane_operand(lane, op, len, parts_per_window, b, &xchg[((op - 1) & 1) * LANE_PARTS + i], q);
+    } else {  // fold level f / 2, addition f % 2
+      const uint32_t f = op - steps, s = 1u << (f / 2);
+      a = 2 * s * step;
+      add = a < LANE_PARTS && first + a < total_parts &&
+            fold_operand(fold, static_cast<int>(f % 2), X[a], Y[a], U[a], X[a + s], Y[a + s], U[a + s], state, q);
+    }
+    if (add) state = te_add(state, q);
+    if (op + 1 < steps && lane == 0) xchg[(op & 1) * LANE_PARTS + i] = state;
+    if (op + 1 == steps) {
+      if (lane == 0) X[i] = Y[i] = state;
+      if (lane == 1) U[i] = state;
+    }
+    if (op >= steps && add && (fold == FOLD_U || (op - steps) % 2 == 1))
+      (fold == FOLD_X ? X : fold == FOLD_Y ? Y : U)[a] = state;
+    __syncthreads();
+  }
+  const uint32_t per_block = LANE_PARTS / group;
+  if (threadIdx.x < per_block && first + threadIdx.x * group < total_parts) {
+    xo[blockIdx.x * per_block + threadIdx.x] = X[threadIdx.x * group];
+    yo[blockIdx.x * per_block + threadIdx.x] = Y[threadIdx.x * group];
+    uo[blockIdx.x * per_block + threadIdx.x] = U[threadIdx.x * group];
+  }
+}
+
+// Stage 2: the pairs of one block (blockDim.x / FOLD_LANES_PER_STEP * 2 consecutive pairs of one
+// window) folded by halves in place (global memory: __syncthreads makes the block's writes
+// visible to the block); the block's pair goes to xo/yo/uo[blockIdx.x]. Thread t takes fold lane
+// t % 3 of step t / 3 (fold_lane: the same instructions for x, y and u, so no divergence).
+// (The x and y formulas as two branches of one warp ran one after the other and each held its own
+// copy of the adder: on the H200, 64 us per halving, 30 us per addition in the one-warp levels,
+// most of it instruction fetch; 1.03 ms of the 1.81 ms reduction at 2^20.)
+constexpr unsigned FOLD_LANES_PER_STEP = 3;
+__global__ void weighted_fold_kernel(TeExtended* x, TeExtended* y, TeExtended* u, TeExtended* xo, TeExtended* yo,
+                                     TeExtended* uo) {
+  const uint32_t g = blockDim.x / FOLD_LANES_PER_STEP * 2;  // pairs
+  const size_t base = static_cast<size_t>(blockIdx.x) * g;
+  fold_block(x + base, y + base, u + base, g, g, g, threadIdx.x % FOLD_LANES_PER_STEP,
+             threadIdx.x / FOLD_LANES_PER_STEP);
   if (threadIdx.x == 0) {
     xo[blockIdx.x] = x[base];
     yo[blockIdx.x] = y[base];
+    uo[blockIdx.x] = u[base];
   }
 }
 
@@ -460,11 +526,8 @@ struct Workspace {
   rt::DeviceBuffer<uint32_t> keys[2], vals[2], pos, part_keys[2];
   rt::DeviceBuffer<uint32_t> counters;  // [0] valid entries, [1] segments
   rt::DeviceBuffer<uint32_t> bad;       // the first base where the TE map is undefined (from-host bases)
-  // sums: partial bucket sums per level; parts[k]: the reduction's (x, y) pairs, x in the first
-  // half, y in the second.
-  // slice_buckets: the bucket sums of a later slice, merged into buckets (merge_buckets_kernel), or
-  // for the last slice added by the reduction (reduce_part).
-  rt::DeviceBuffer<TeExtended> sums[2], buckets, slice_buckets, parts[2];
+  // sums: partial bucket sums per level; parts[k]: the reduction's pairs, x, y and u in thirds.
+  rt::DeviceBuffer<TeExtended> sums[2], buckets, parts[2];
   rt::DeviceBuffer<unsigned char> temp;
   // Inputs from host memory go through two pinned staging buffers: the copy into pinned memory
   // (CPU threads), the upload (copy engine, on copy_stream) and the kernels on the chunks already
@@ -472,19 +535,28 @@ struct Workspace {
   static constexpr size_t STAGE_BYTES = size_t{32} << 20;
   rt::PinnedBuffer<unsigned char> stage[2];
   cudaEvent_t stage_free[2] = {nullptr, nullptr};  // recorded on copy_stream after each upload
-  // start_ready: the compute stream's set-up (poison fills, identity buckets) is done, the other
-  // streams wait for it; slice_ready: a slice's digits are written (digit_stream); valid_ready,
-  // level_ready: the counts read back into `readback` (pinned, so the reads do not block the host).
-  cudaEvent_t start_ready = nullptr, slice_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
+  // start_ready: the compute stream's set-up (poison fills) is done, the other streams wait for it;
+  // valid_ready, level_ready: the counts read back into `readback` (pinned, so the reads do not
+  // block the host).
+  cudaEvent_t start_ready = nullptr, valid_ready = nullptr, level_ready = nullptr;
   rt::PinnedBuffer<uint32_t> readback;  // [0] valid entries, [1] last chunk's position, [2] its count
   std::unique_ptr<rt::Stream> copy_stream;
   std::unique_ptr<PriorityStream> digit_stream;
   // Bases from host are converted chunk by chunk on these streams (upload_bases_slice).
   static constexpr int CONVERT_STREAMS = 4;
   std::unique_ptr<PriorityStream> convert_streams[CONVERT_STREAMS];
-  cudaEvent_t converted[CONVERT_STREAMS] = {};
+  // Per slice of the current MSM: its digits are written (digit_stream), its bases converted (each
+  // conversion stream). One set per slice, as the uploads of later slices run ahead of the compute
+  // stream (SliceLoader).
+  struct SliceEvents {
+    cudaEvent_t digits = nullptr;
+    cudaEvent_t converted[CONVERT_STREAMS] = {};
+  };
+  std::vector<SliceEvents> slice_events;
   bool poison = false;
   size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
+  size_t reduce_parts = 0;   // tests: REDUCE_PARTS (0: the default)
+  uint32_t host_pairs = 0;   // tests: HOST_FOLD_PAIRS (0: the default)
 };
 Workspace& workspace() {
   static Workspace ws;
@@ -558,9 +630,10 @@ size_t chunk_capacity(size_t entries) {
 
 // memcpy with several threads: one core copies pageable memory at about 10 GB/s, a fraction of
 // what the PCIe upload behind it takes. With 8 threads started per chunk, the H200 machine's
-// uploads ran at 24-27 GB/s (the copy, not PCIe, set the pace), so every core copies, on threads
-// kept for the process (starting 15 threads per 32 MiB chunk cost tens of microseconds each, and
-// a 2^24-point upload has 70 chunks). One copy at a time (callers hold the workspace lock).
+// uploads ran at 24-27 GB/s (the copy, not PCIe, set the pace), so every core but one copies, on
+// threads kept for the process (starting 15 threads per 32 MiB chunk cost tens of microseconds
+// each, and a 2^24-point upload has 70 chunks). One copy at a time (callers hold the workspace
+// lock).
 class CopyPool {
  public:
   explicit CopyPool(unsigned workers) {
@@ -634,7 +707,10 @@ class CopyPool {
 };
 
 void parallel_memcpy(void* dst, const void* src, size_t bytes) {
-  static CopyPool pool(std::clamp(std::thread::hardware_concurrency(), 1u, 32u) - 1);
+  // One core is left to the MSM's own thread, which waits for the GPU's counts by spinning while
+  // SliceLoader copies: one copy thread more than cores and each chunk waits for the one that was
+  // descheduled (H200 run of 755474c, all 16 cores copying: the 2^24 uploads 3-4x slower).
+  static CopyPool pool(std::clamp(std::thread::hardware_concurrency(), 2u, 32u) - 2);
   pool.copy(dst, src, bytes);
 }
 
@@ -643,10 +719,8 @@ void ensure_staging(Workspace& ws) {
     if (!ws.stage[k].data()) ws.stage[k] = rt::PinnedBuffer<unsigned char>(Workspace::STAGE_BYTES);
     if (!ws.stage_free[k]) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ws.stage_free[k], cudaEventDisableTiming));
   }
-  for (cudaEvent_t* e : {&ws.start_ready, &ws.slice_ready, &ws.valid_ready, &ws.level_ready})
+  for (cudaEvent_t* e : {&ws.start_ready, &ws.valid_ready, &ws.level_ready})
     if (!*e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-  for (auto& e : ws.converted)
-    if (!e) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   if (!ws.readback.data()) ws.readback = rt::PinnedBuffer<uint32_t>(4);
   if (!ws.copy_stream) ws.copy_stream = std::make_unique<rt::Stream>();
   if (!ws.digit_stream) ws.digit_stream = std::make_unique<PriorityStream>();
@@ -678,9 +752,10 @@ struct Slice {
 
 // Scalars (and bases) from host memory are processed in slices, so that the upload of one slice
 // overlaps the sort and bucket sums of the slices before it: only the first slice's upload is
-// exposed. Later slices sum into a second bucket set, merged into the buckets after their levels
-// (merge_buckets_kernel, one unified addition per bucket: 3.7 ms at 2^22 buckets on the H200 in
-// 256-thread blocks), except the last, which the reduction adds on the way (reduce_part).
+// exposed. Later slices add onto the buckets in place (their level-0 runs start from the sums so
+// far; before, they summed into a second bucket set, merged after their levels by one unified
+// addition per bucket, 3.7 ms at 2^22 buckets on the H200, or for the last slice by a third lane
+// of the reduction).
 // The first slice is n/div points (at least min_first); each later one is `ratio` times all
 // points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
@@ -719,12 +794,28 @@ std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, uns
   return out;
 }
 
+// Scalars go up in chunks, so the host's copy of one chunk into pinned memory overlaps the upload
+// of the one before and a slice waits about one chunk's copy beyond its upload: a quarter of the
+// slice, 1 to 32 MiB (2^20's first slice, 6.7 MB, was one 32 MiB chunk: copy, then upload, in a
+// row, all of it exposed; 8 MiB chunks for the large slices measured slower on the H200).
+// ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) fixes the chunk at m MiB.
+size_t scalar_chunk_bytes(size_t slice_bytes) {
+  static const size_t fixed = [] {
+    const char* e = std::getenv("ZKGPU_MSM_SCALAR_CHUNK_MIB");
+    return e ? size_t{static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32))} << 20 : size_t{0};
+  }();
+  if (fixed) return fixed;
+  return std::clamp<size_t>(slice_bytes / 4, size_t{1} << 20, size_t{32} << 20);
+}
+
 // Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
-// chunk as it lands (on digit_stream); records ws.slice_ready when the slice's digits are written.
-void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared) {
+// chunk as it lands (on digit_stream); records `ready` when the slice's digits are written.
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice sl, unsigned c, unsigned W, bool shared,
+                          cudaEvent_t ready) {
   cudaStream_t ds = *ws.digit_stream;
   const size_t base = size_t{W} * sl.first;
-  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count, Workspace::STAGE_BYTES / sizeof(Scalar),
+  staged_upload(ws, ws.scalars.data() + sl.first, host + sl.first, sl.count,
+                scalar_chunk_bytes(size_t{sl.count} * sizeof(Scalar)) / sizeof(Scalar),
                 [&](size_t first, size_t count, cudaEvent_t landed) {
                   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
                   digits_kernel<<<blocks_for(count), BLOCK, 0, ds>>>(
@@ -732,13 +823,13 @@ void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, Slice s
                       sl.first, sl.count, n, c, W, shared, ws.keys[0].data() + base, ws.vals[0].data() + base);
                   ZKGPU_CUDA_CHECK_LAUNCH();
                 });
-  ZKGPU_CUDA_CHECK(cudaEventRecord(ws.slice_ready, ds));
+  ZKGPU_CUDA_CHECK(cudaEventRecord(ready, ds));
 }
 
 // Uploads the SW bases of slice sl and converts them on the device into ws.points; records
-// ws.converted[*] when they are all converted. The index of the first point where the map is
-// undefined lands in ws.bad, which check_bases reads after the MSM.
-void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl) {
+// converted[*] (one per conversion stream) when they are all converted. The index of the first
+// point where the map is undefined lands in ws.bad, which check_bases reads after the MSM.
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl, cudaEvent_t* converted) {
   // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
   // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
   // overlap to keep up with the upload.
@@ -754,7 +845,7 @@ void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl) {
                   ZKGPU_CUDA_CHECK_LAUNCH();
                 });
   for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j)
-    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.converted[j], *ws.convert_streams[j]));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(converted[j], *ws.convert_streams[j]));
 }
 
 // ZKGPU_MSM_PHASES set: one line per MSM on stderr with the time between marks (events on the
@@ -793,7 +884,7 @@ class PhaseTimer {
     }
     std::fprintf(stderr, "msm phases ms (n=%u c=%u slices=%zu):", n, c, slices);
     for (const auto& p : sums) std::fprintf(stderr, " %s %.2f", p.first.c_str(), p.second);
-    std::fprintf(stderr, " | device %.2f host-horner %.2f\n", total, host_ms);
+    std::fprintf(stderr, " | device %.2f host-folds+horner %.2f\n", total, host_ms);
   }
 
  private:
@@ -804,14 +895,80 @@ class PhaseTimer {
 
 // Buckets per part in the reduction's first stage: up to MAX_REDUCE_LEN while that leaves at least
 // REDUCE_PARTS parts (a power of two dividing the buckets of a window).
-// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k.
-uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window) {
+// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k; `forced` (tests), when not 0,
+// replaces it.
+uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window, size_t forced) {
   size_t target = REDUCE_PARTS;
   if (const char* e = std::getenv("ZKGPU_MSM_REDUCE_PARTS")) target = size_t{1} << std::clamp(std::atoi(e), 4, 24);
+  if (forced) target = forced;
   uint32_t len = 1;
   while (len < MAX_REDUCE_LEN && 2 * len <= buckets_per_window && nbuckets / (2 * len) >= target) len *= 2;
   return len;
 }
+
+// Pairs per window the GPU folds leave for the host: a power of two, at most HOST_FOLD_PAIRS in all
+// (one per window when the windows alone reach that), at most `per_window`. `forced` (tests), when
+// not 0, replaces HOST_FOLD_PAIRS. (H200 run of 3f4b1c9, 2^20: reduction 1.29 ms with 16 pairs
+// left for the host, 1.36 with every fold on the GPU.)
+uint32_t host_fold_pairs(unsigned windows, uint32_t per_window, uint32_t forced) {
+  const uint32_t total = forced ? forced : HOST_FOLD_PAIRS;
+  uint32_t p = 1;
+  while (2 * p <= per_window && 2 * p * windows <= total) p *= 2;
+  return p;
+}
+
+// A host thread that loads slices 1.. of an MSM (msm_on_device): loaded(k) after queuing slice k,
+// wait_for(k) until then; an exception on the thread comes back from wait_for or finish. The
+// destructor joins the thread, so the thread never outlives the MSM's buffers, also when the
+// MSM's own thread throws.
+class SliceLoader {
+ public:
+  SliceLoader() = default;
+  SliceLoader(const SliceLoader&) = delete;
+  SliceLoader& operator=(const SliceLoader&) = delete;
+  ~SliceLoader() {
+    if (thread_.joinable()) thread_.join();
+  }
+  template <class F>
+  void start(F&& body) {
+    thread_ = std::thread([this, body = std::forward<F>(body)]() mutable {
+      try {
+        body();
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(mu_);
+        error_ = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lk(mu_);
+      ended_ = true;
+      cv_.notify_all();
+    });
+  }
+  void loaded(size_t k) {
+    std::lock_guard<std::mutex> lk(mu_);
+    done_ = k + 1;
+    cv_.notify_all();
+  }
+  void wait_for(size_t k) {
+    std::unique_lock<std::mutex> lk(mu_);
+    cv_.wait(lk, [&] { return done_ > k || ended_; });
+    if (done_ > k) return;
+    if (error_) std::rethrow_exception(error_);
+    throw Error(ErrorCode::CudaError, "MSM slice loader ended early (a bug)");
+  }
+  void finish() {
+    if (!thread_.joinable()) return;
+    thread_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::thread thread_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  size_t done_ = 0;
+  bool ended_ = false;
+  std::exception_ptr error_;
+};
 
 // host_scalars (pageable host memory) or d_scalars (device memory): exactly one is non-null.
 // With host_points (SW, pageable host memory) instead of d_points, the bases are uploaded slice by
@@ -837,21 +994,20 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     slices = plan_slices(n, min_first, plan.div_resident, plan.ratio_resident);
   uint32_t max_count = 0;
   for (const Slice& sl : slices) max_count = std::max(max_count, sl.count);
-  const bool sliced = slices.size() > 1;
 
   // Rough upper bound of the device memory this call adds, checked before anything is allocated.
   const size_t nbuckets = size_t{BW} * buckets_per_window;
   const size_t max_chunks = chunk_capacity(entries), max_parts = 2 * max_chunks;
-  const uint32_t len = reduce_len(nbuckets, buckets_per_window);
+  const uint32_t len = reduce_len(nbuckets, buckets_per_window, ws.reduce_parts);
   const uint32_t parts = static_cast<uint32_t>(nbuckets / len);
   size_t need = entries * 4 * 4 + max_chunks * 4 + max_parts * (2 * sizeof(TeExtended) + 8) +
-                nbuckets * sizeof(TeExtended) * (sliced ? 2 : 1) + size_t{parts} * 4 * sizeof(TeExtended);
+                nbuckets * sizeof(TeExtended) + size_t{parts} * 6 * sizeof(TeExtended);
   if (host_scalars) need += size_t{n} * sizeof(Scalar);
   size_t have = 0;
   // Every buffer `need` counts, so a repeated MSM of the same size skips the device-memory query.
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1]})
     have += b->size() * 4;
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]})
     have += b->size() * sizeof(TeExtended);
   have += ws.scalars.size() * sizeof(Scalar);
   if (need > have) rt::require_device_memory(need - std::min(need, have), "the BLS12-377 MSM workspace");
@@ -861,12 +1017,11 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     grow(ws.vals[k], entries);  // the sort's spare value buffer later holds the per-chunk counts
     grow(ws.part_keys[k], max_parts);
     grow(ws.sums[k], max_parts);
-    grow(ws.parts[k], 2 * size_t{parts});
+    grow(ws.parts[k], 3 * size_t{parts});
   }
   grow(ws.pos, max_chunks);
   grow(ws.counters, 2);
   grow(ws.buckets, nbuckets);
-  if (sliced) grow(ws.slice_buckets, nbuckets);
   if (host_scalars) grow(ws.scalars, n);
   if (host_points) {
     rt::require_device_memory(size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)), "the BLS12-377 MSM bases");
@@ -879,7 +1034,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                     &ws.counters})
       poison_fill(*b, stream);
-    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]})
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]})
       poison_fill(*b, stream);
     if (host_scalars) poison_fill(ws.scalars, stream);
     if (host_points) {
@@ -892,15 +1047,14 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &ws.readback[3], 4, cudaMemcpyHostToDevice, stream));
   }
   PhaseTimer phases(stream);
-  fill_identity(ws.buckets.data(), nbuckets, stream);
-  if (sliced) {  // merge_buckets_kernel resets it after each slice but the last
-    fill_identity(ws.slice_buckets.data(), nbuckets, stream);
-  }
-  // Every other stream starts after this set-up.
+  // Every other stream starts after this set-up (poison fills, the bad-point index); the identity
+  // fills below touch only the bucket sets, which only this stream uses, so they run beside the
+  // first slice's upload (at 2^24, c = 23, two sets of 805 MB: about 0.5 ms the upload waited).
   ZKGPU_CUDA_CHECK(cudaEventRecord(ws.start_ready, stream));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.copy_stream, ws.start_ready, 0));
   ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
   for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
+  fill_identity(ws.buckets.data(), nbuckets, stream);
 
 
   // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
@@ -920,11 +1074,17 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   phases.mark("fill");
   // Queues the loading of slice k: digits (and bases from host) on the other streams, or the digits
   // of device scalars on the compute stream.
+  while (ws.slice_events.size() < slices.size()) {
+    Workspace::SliceEvents ev;
+    ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&ev.digits, cudaEventDisableTiming));
+    for (auto& e : ev.converted) ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    ws.slice_events.push_back(ev);
+  }
   auto load = [&](size_t k) {
     const Slice sl = slices[k];
     if (host_scalars) {
-      upload_scalars_slice(ws, host_scalars, n, sl, c, W, shared);
-      if (host_points) upload_bases_slice(ws, host_points, sl);
+      upload_scalars_slice(ws, host_scalars, n, sl, c, W, shared, ws.slice_events[k].digits);
+      if (host_points) upload_bases_slice(ws, host_points, sl, ws.slice_events[k].converted);
     } else {
       digits_kernel<<<blocks_for(n), BLOCK, 0, stream>>>(d_scalars, 0, n, 0, n, n, c, W, shared, ws.keys[0].data(),
                                                          ws.vals[0].data());
@@ -934,6 +1094,9 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   // Queues one level of chunk sums over L sorted entries; the partial sums it leaves are counted in
   // readback[1] + readback[2] once the stream gets there.
   const TePrecomputed* bases = host_points ? ws.points.data() : d_points;
+  // Slices after the first add onto the buckets in place: their level-0 runs start from the
+  // buckets' values so far (chunk_sums_bases_kernel's `old`), so every slice targets ws.buckets.
+  const TeExtended* level0_old = nullptr;
   auto queue_level = [&](int level, TeExtended* target, uint32_t L, const uint32_t* cur_keys, const uint32_t* vals,
                          const TeExtended* cur_sums, uint32_t* counts, int out) {
     const uint32_t S = chunk_entries(L), chunks = static_cast<uint32_t>(chunks_for(L));
@@ -945,13 +1108,15 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws.temp.data(), temp_bytes, counts, ws.pos.data(), chunks, stream));
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[1], ws.pos.data() + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[2], counts + chunks - 1, 4, cudaMemcpyDeviceToHost, stream));
+    // Recorded before the sums: the host learns the next level's size and queues it while these run.
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
     uint32_t* out_keys = ws.part_keys[out].data();
     TeExtended* out_sums = ws.sums[out].data();
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
       sums0_kernel()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
-                                                     out_sums, nullptr);
+                                                     out_sums, level0_old);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
                                                         out_sums);
@@ -959,11 +1124,28 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   };
 
   load(0);
+  // Later slices are loaded by their own host thread, back to back, so the next slice's copy
+  // starts as soon as the current one's is queued rather than after this thread has queued the
+  // current slice's sort and read back its count of nonzero digits (the GPU's sort of slice 0 at
+  // 2^24 is 1 ms). This thread runs the sorts and levels meanwhile. (At 2^20 the second slice's
+  // upload, about 1 ms, is as long as the first slice's sorting and sums: the compute stream
+  // waited 0.4-1.4 ms on uploads in the H200 runs.)
+  SliceLoader loader;
+  if (host_scalars && slices.size() > 1)
+    loader.start([&] {
+      for (size_t k = 1; k < slices.size(); ++k) {
+        load(k);
+        loader.loaded(k);
+      }
+    });
   for (size_t k = 0; k < slices.size(); ++k) {
     const Slice sl = slices[k];
     const size_t base = size_t{W} * sl.first, count = size_t{W} * sl.count;
     // 1. digits (queued by load), 2. sort of the slice's entries by bucket key.
-    if (host_scalars) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_ready, 0));
+    if (host_scalars) {
+      if (k > 0) loader.wait_for(k);
+      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_events[k].digits, 0));
+    }
     phases.mark("upload");
     cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data() + base, ws.keys[1].data() + base),
         dv(ws.vals[0].data() + base, ws.vals[1].data() + base);
@@ -984,65 +1166,83 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     // 3. bucket sums by fixed chunks, level by level, until no partial sums are left. Level 0 runs
     // while the host uploads the next slice.
     uint32_t* counts = dv.Alternate();  // the sort's spare value buffer is free now
-    // Slice 0 sums into the buckets, later slices into their own set, merged after their levels.
-    TeExtended* target = k == 0 ? ws.buckets.data() : ws.slice_buckets.data();
+    // Every slice sums into the buckets; those after the first start their runs from the sums so far.
+    TeExtended* target = ws.buckets.data();
+    level0_old = k == 0 ? nullptr : ws.buckets.data();
     if (valid) {
       if (host_points)
-        for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+        for (auto& e : ws.slice_events[k].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
       queue_level(0, target, valid, keys, vals, nullptr, counts, 0);
-      ZKGPU_CUDA_CHECK(cudaEventRecord(ws.level_ready, stream));
       phases.mark("sums0");
     }
-    if (k + 1 < slices.size()) load(k + 1);
     if (!valid) continue;
     ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
     uint32_t L = ws.readback[1] + ws.readback[2];
     for (int level = 1, out = 1; L > 0; ++level, out ^= 1) {
       queue_level(level, target, L, ws.part_keys[out ^ 1].data(), nullptr, ws.sums[out ^ 1].data(), counts, out);
-      ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+      ZKGPU_CUDA_CHECK(cudaEventSynchronize(ws.level_ready));
       L = ws.readback[1] + ws.readback[2];
     }
     phases.mark("sums1+");
-    if (k > 0 && k + 1 < slices.size()) {  // the last slice's set goes to the reduction (reduce_part)
-      // 128-thread blocks: 146 registers fit three per SM (12 warps), 256-thread blocks only one.
-      merge_buckets_kernel<<<rt::ceil_div(nbuckets, SUM_BLOCK), SUM_BLOCK, 0, stream>>>(
-          ws.buckets.data(), ws.slice_buckets.data(), nbuckets);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      phases.mark("merge");
-    }
   }
   // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
   // and the next MSM's set-up come after this stream).
+  loader.finish();
   if (host_points)
-    for (auto& e : ws.converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+    for (auto& e : ws.slice_events[slices.size() - 1].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
 
-  // 4. window reduction: running sums over parts of len buckets, then folds down to one pair per
-  // window.
+  // 4. window reduction: running sums over parts of len buckets and the first folds (one kernel),
+  // then folds down to host_pairs pairs per window, which the host finishes.
   TeExtended* px[2] = {ws.parts[0].data(), ws.parts[1].data()};
-  bucket_parts_kernel<<<rt::ceil_div(parts, 64), 64, 0, stream>>>(
-      ws.buckets.data(), sliced ? ws.slice_buckets.data() : nullptr, len, parts, px[0], px[0] + parts);
+  // The lanes kernel's shared memory (30 KB per block) must not be what limits it to fewer blocks
+  // per SM than its registers allow.
+  static const bool carveout = [] {
+    ZKGPU_CUDA_CHECK(cudaFuncSetAttribute(bucket_lanes_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+    return true;
+  }();
+  (void)carveout;
+  const uint32_t P = buckets_per_window / len;  // parts per window
+  const uint32_t group = std::min<uint32_t>(LANE_PARTS, P);
+  size_t remaining = parts / group;  // pairs in px[src]: x, y, u one after the other
+  bucket_lanes_kernel<<<rt::ceil_div(parts, LANE_PARTS), LANE_PARTS * PART_LANES, 0, stream>>>(
+      ws.buckets.data(), len, P, parts, group, px[0], px[0] + remaining, px[0] + 2 * remaining);
   ZKGPU_CUDA_CHECK_LAUNCH();
   int src = 0;
-  size_t remaining = parts;  // pairs in px[src]
-  for (uint32_t per_window = buckets_per_window / len; per_window > 1;) {
-    const uint32_t g = std::min<uint32_t>(per_window, FOLD_PAIRS);
+  uint32_t per_window = P / group;
+  const uint32_t host_pairs = host_fold_pairs(BW, per_window, ws.host_pairs);
+  while (per_window > host_pairs) {
+    const uint32_t g = std::min<uint32_t>(per_window / host_pairs, FOLD_PAIRS);
     const size_t blocks = remaining / g;
-    weighted_fold_kernel<<<static_cast<unsigned>(blocks), g, 0, stream>>>(px[src], px[src] + remaining,
-                                                                          px[src ^ 1], px[src ^ 1] + blocks);
+    TeExtended* in = px[src];
+    TeExtended* out = px[src ^ 1];
+    weighted_fold_kernel<<<static_cast<unsigned>(blocks), g / 2 * FOLD_LANES_PER_STEP, 0, stream>>>(
+        in, in + remaining, in + 2 * remaining, out, out + blocks, out + 2 * blocks);
     ZKGPU_CUDA_CHECK_LAUNCH();
     per_window /= g;
     remaining = blocks;
     src ^= 1;
   }
-  std::vector<TeExtended> window_sums(BW);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), px[src] + remaining, BW * sizeof(TeExtended),
-                                   cudaMemcpyDeviceToHost, stream));
+  std::vector<TeExtended> last(3 * remaining);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(last.data(), px[src], last.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost,
+                                   stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto h0 = std::chrono::steady_clock::now();
+  std::vector<TeExtended> window_sums(BW);
+  for (unsigned w = 0; w < BW; ++w) {  // the kernels' fold order, on one thread (fold_pair)
+    std::vector<FoldPair> pw(per_window);
+    for (uint32_t a = 0; a < per_window; ++a) {
+      const size_t k = size_t{w} * per_window + a;
+      pw[a] = {last[k], last[remaining + k], last[2 * remaining + k]};
+    }
+    for (uint32_t s = 1; s < per_window; s *= 2)
+      for (uint32_t a = 0; a < per_window; a += 2 * s) fold_pair(pw[a], pw[a + s]);
+    window_sums[w] = window_sum(pw[0], P);
+  }
 
   // 5. Horner over the windows (host: a serial chain of W*c doublings); the window table already
   // put every window at its weight.
-  const auto h0 = std::chrono::steady_clock::now();
   TeExtended result = shared ? window_sums[0] : TeExtended::identity();
   for (unsigned w = BW; !shared && w-- > 0;) {
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
@@ -1224,6 +1424,14 @@ void set_msm_min_slice(size_t points) {
   ws.min_slice = points;
 }
 
+void set_msm_reduce_shape(unsigned parts_log2, uint32_t host_pairs) {
+  if (parts_log2 > 24) throw_invalid("reduction parts must be at most 2^24");
+  Workspace& ws = workspace();
+  std::lock_guard<std::mutex> lock(ws.mu);
+  ws.reduce_parts = parts_log2 ? size_t{1} << parts_log2 : 0;
+  ws.host_pairs = host_pairs;
+}
+
 void release_msm_workspace() {
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> lock(ws.mu);
@@ -1236,7 +1444,7 @@ void release_msm_workspace() {
   for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                   &ws.counters})
     b->reset();
-  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.slice_buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
+  for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
   ws.temp.reset();
 }
 
