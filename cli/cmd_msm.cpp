@@ -204,6 +204,12 @@ int bench_padd(const PaddOptions& o) {
     rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, 1 thread", r1 / 1e6, cpu_lat, "measured (latency: scalar chain)"});
     rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, " + std::to_string(threads) + " threads",
                     padd_cpu_throughput_ifma(bases, threads, cpu_adds) / 1e6, cpu_lat, "measured (latency: scalar chain)"});
+    // One addition's products on the lanes: the latency design (its throughput is 1 / latency).
+    TeExtended lanes_end{};
+    const double lanes_lat = padd_cpu_latency_ifma_us(bases, cpu_adds, &lanes_end);
+    if (!(lanes_end.x == chain_end.x && lanes_end.y == chain_end.y && lanes_end.z == chain_end.z &&
+          lanes_end.t == chain_end.t)) throw std::runtime_error("padd bench: IFMA lanes chain differs from the scalar chain");
+    rows.push_back({"zkgpu CPU, AVX-512 IFMA lanes, 1 thread", 1.0 / lanes_lat, lanes_lat, "measured (one dependent chain)"});
   }
 #if ZKGPU_HAVE_CUDA
   if (cuda_usable()) {

@@ -1,6 +1,7 @@
 #include "msm/bench_support.hpp"
 #if defined(__x86_64__)
 #include "core/bls12_377/field_ifma.hpp"
+#include "core/bls12_377/te_lanes_ifma.hpp"
 #endif
 
 #include <omp.h>
@@ -143,6 +144,22 @@ double padd_cpu_throughput_ifma(const std::vector<TePrecomputed>& bases, unsigne
   return static_cast<double>(threads) * static_cast<double>(steps * 8) / std::chrono::duration<double>(t1 - t0).count();
 #else
   (void)bases, (void)threads, (void)adds_per_thread, (void)check;
+  return 0;
+#endif
+}
+
+double padd_cpu_latency_ifma_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check) {
+#if defined(__x86_64__)
+  if (!ifma::AVAILABLE || bases.empty()) return 0;
+  auto t0 = std::chrono::steady_clock::now();
+  const TeExtended acc = ifma::lanes_chain(TeExtended::identity(), bases.data(), bases.size(), chain);
+  auto t1 = std::chrono::steady_clock::now();
+  if (check) *check = acc;
+  volatile uint64_t keep = acc.x.l[0];
+  (void)keep;
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(chain);
+#else
+  (void)bases, (void)chain, (void)check;
   return 0;
 #endif
 }

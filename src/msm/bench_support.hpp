@@ -23,5 +23,8 @@ double padd_cpu_throughput(const std::vector<TePrecomputed>& bases, unsigned thr
 double padd_cpu_throughput_ifma(const std::vector<TePrecomputed>& bases, unsigned threads, size_t adds_per_thread,
                                 TeExtended* check = nullptr);
 double padd_cpu_latency_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check);
+// The same chain with each addition's products spread over the IFMA lanes (te_lanes_ifma.hpp):
+// 0 without AVX-512 IFMA.
+double padd_cpu_latency_ifma_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check = nullptr);
 
 }  // namespace zkgpu::bls12_377
