@@ -797,14 +797,9 @@ std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, uns
 // Scalars go up in chunks, so the host's copy of one chunk into pinned memory overlaps the upload
 // of the one before and a slice waits about one chunk's copy beyond its upload: a quarter of the
 // slice, 1 to 32 MiB (2^20's first slice, 6.7 MB, was one 32 MiB chunk: copy, then upload, in a
-// row, all of it exposed; 8 MiB chunks for the large slices measured slower on the H200).
-// ZKGPU_MSM_SCALAR_CHUNK_MIB=m (measurements, 1..32) fixes the chunk at m MiB.
+// row, all of it exposed). (H200 run of 2930d61, upload phase at 2^24 resident: 3.7-5.3 ms with
+// these chunks, 12.8-20.4 with 32 MiB for every slice; at 2^20 too noisy on that host to tell.)
 size_t scalar_chunk_bytes(size_t slice_bytes) {
-  static const size_t fixed = [] {
-    const char* e = std::getenv("ZKGPU_MSM_SCALAR_CHUNK_MIB");
-    return e ? size_t{static_cast<unsigned>(std::clamp(std::atoi(e), 1, 32))} << 20 : size_t{0};
-  }();
-  if (fixed) return fixed;
   return std::clamp<size_t>(slice_bytes / 4, size_t{1} << 20, size_t{32} << 20);
 }
 
