@@ -169,19 +169,11 @@ ZKGPU_HD constexpr TePrecomputed te_precompute(const Fp& x, const Fp& y) {
   return {y - x, y + x, curve_consts::k() * x * y};
 }
 
-// madd-2008-hwcd-3 (a = -1, Z2 = 1) with k*T2 stored: 7M. Unified: on G1 (odd order) it has no
-// exceptional case, so it also doubles and adds the identity (spec §2 "Completeness").
-ZKGPU_HD constexpr TeExtended te_add_precomputed(const TeExtended& p, const TePrecomputed& q) {
-  Fp a = (p.y - p.x) * q.ymx, b = (p.y + p.x) * q.ypx;
-  Fp c = p.t * q.kt, d = p.z.dbl();
-  Fp e = b - a, f = d - c, g = d + c, h = b + a;
-  return {e * f, g * h, f * g, e * h};
-}
-
-// te_add_precomputed(p, neg ? q.neg() : q), the same bytes, with the sign applied inside the adder:
-// the caller passes q's first two words already swapped when neg (the GPU bucket sums pick them by
-// address), and c = T1*kt goes into F and G swapped instead of kt being negated (d - (-c) = d + c).
-// A negative digit then costs 24 word selects instead of a modular negation and 36 selects.
+// madd-2008-hwcd-3 (a = -1, Z2 = 1) with k*T2 stored, 7M, of p and neg ? -q : q for a stored q:
+// the same bytes as adding q.neg(), with the sign applied inside the adder. The caller passes q's
+// first two words already swapped when neg (the GPU bucket sums pick them by address), and
+// c = T1*kt goes into F and G swapped instead of kt being negated (d - (-c) = d + c). A negative
+// digit then costs 24 word selects instead of a modular negation and 36 selects.
 ZKGPU_HD constexpr TeExtended te_add_precomputed_signed(const TeExtended& p, const Fp& ymx, const Fp& ypx,
                                                         const Fp& kt, bool neg) {
   Fp a = (p.y - p.x) * ymx, b = (p.y + p.x) * ypx;
@@ -194,6 +186,12 @@ ZKGPU_HD constexpr TeExtended te_add_precomputed_signed(const TeExtended& p, con
     g.l[i] = (dm.l[i] & m) | (dp.l[i] & ~m);
   }
   return {e * f, g * h, f * g, e * h};
+}
+
+// p + q for a stored q. Unified: on G1 (odd order) it has no exceptional case, so it also doubles
+// and adds the identity (spec §2 "Completeness").
+ZKGPU_HD constexpr TeExtended te_add_precomputed(const TeExtended& p, const TePrecomputed& q) {
+  return te_add_precomputed_signed(p, q.ymx, q.ypx, q.kt, false);  // the selects fold away
 }
 
 // add-2008-hwcd-3 (a = -1), unified: 8M + one multiplication by k = 2d.
