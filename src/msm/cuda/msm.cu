@@ -759,7 +759,11 @@ struct Slice {
 // The first slice is n/div points (at least min_first); each later one is `ratio` times all
 // points before it. The bucket sums of a slice must outlast the upload of the next, or the GPU
 // waits for the host (H200, 2^24, slices 1/8 and 7/8: 8.5 ms of sums against 13 ms of upload, the
-// difference idle): resident bases 1/5, 4/5 (ratio 4), and no slices below 2^20 points, where the
+// difference idle): resident bases 1/11, 3/11, 7/11 (ratio 3; session 5's faster sums made the
+// first slice of 1/5, about 10.5 ms of sums at 2^24, shorter than the 4/5 upload on slower hosts:
+// H200 A/B, two alternating rounds, 2^24: 1/5 + 4/5 66.7 and 77.0 ms, 1/11 ratio 3 65.4 and 66.2,
+// 1/16 ratio 2 65.6 and 66.0; 2^20: 7.01 and 7.74, 7.17 and 7.08, 7.26 and 7.25), and no slices
+// below 2^20 points, where the
 // second slice's launches and bucket set cost about what the upload they hide does (2^20 with a
 // separate merge pass: 9.9 ms either way). Bases from host (upload 44-48 ms against 88 of sums
 // plus about 30 of the bases' conversion on the GPU): 1/8, 2/8, 5/8 (ratio 2), one merge fewer
@@ -768,7 +772,7 @@ struct Slice {
 // ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
 // from host; D = 1 gives one slice.
 struct SlicePlan {
-  unsigned div_resident = 5, ratio_resident = 4, div_from_host = 8, ratio_from_host = 2;
+  unsigned div_resident = 11, ratio_resident = 3, div_from_host = 8, ratio_from_host = 2;
 };
 constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 20;
 SlicePlan slice_plan() {
