@@ -112,16 +112,6 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
 
-// ZKGPU_MSM_LANE_LOOP=scalar: the IFMA loop's per-lane bookkeeping and flush of before session 5
-// (for A/B measurements on other CPUs than the Zen 4 it was tuned on).
-[[maybe_unused]] bool scalar_lane_loop() {
-  static const bool v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_LANE_LOOP");
-    return e != nullptr && std::string_view(e) == "scalar";
-  }();
-  return v;
-}
-
 // ZKGPU_MSM_RANGE_BUCKETS: a power of two in [64, RANGE_BUCKETS], or 0 (unset or invalid).
 size_t range_buckets_override() {
   static const size_t v = [] {
@@ -210,8 +200,7 @@ ZKGPU_IFMA_INLINE void store_records(const Te8& r, __mmask8 lanes, uint64_t* bas
 // scratch of S entries.
 ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32_t* e, const uint16_t* eb, size_t m,
                                        size_t S, IfmaScratch& sc, TeExtended* bucket,
-                                       TeExtended& acc_out, TeExtended& run_out, PhaseClock& clk,
-                                       bool scalar_lanes) {
+                                       TeExtended& acc_out, TeExtended& run_out, PhaseClock& clk) {
   int64_t t0 = clk.start();
   // Counting sort of the task's entries by bucket. sorted[] gets AHEAD zero entries after the end,
   // so the prefetches of the main loop read past a slice without a test (a zero entry prefetches
@@ -264,17 +253,8 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
   auto flush = [&](__mmask8 lanes, const size_t* lane_bucket) __attribute__((target("avx512f,avx512ifma"))) {
     // Lane l's column of each coordinate's eight limb registers, by masked permutes (limb i
     // into element i), stored as one 64-byte row per coordinate. Storing all 32 registers and
-    // copying the lane's words out one by one (the per-lane loop of ZKGPU_MSM_LANE_LOOP=scalar)
-    // cost ~3 % of the loop at 2^20 (Zen 4).
-    alignas(64) uint64_t t[WORDS52][LANES];
-    if (scalar_lanes) {
-      for (int i = 0; i < 8; ++i) {
-        _mm512_store_si512(t[i], acc.x.l[i]);
-        _mm512_store_si512(t[8 + i], acc.y.l[i]);
-        _mm512_store_si512(t[16 + i], acc.z.l[i]);
-        _mm512_store_si512(t[24 + i], acc.t.l[i]);
-      }
-    }
+    // copying the lane's words out one by one (the per-lane loop before session 5) cost ~3 % of
+    // the loop at 2^20 (Zen 4).
     for (int l = 0; l < LANES; ++l) {
       if (!((lanes >> l) & 1)) continue;
       uint64_t* dst;
@@ -284,10 +264,6 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
         dst = head[l];
         head_bucket[l] = static_cast<int>(lane_bucket[l]);
         first_done[l] = true;
-      }
-      if (scalar_lanes) {
-        for (int q = 0; q < WORDS52; ++q) dst[q] = t[q][l];
-        continue;
       }
       const __m512i sel = _mm512_set1_epi64(l);
       const Fp8* coord[4] = {&acc.x, &acc.y, &acc.z, &acc.t};
@@ -337,41 +313,7 @@ ZKGPU_IFMA_TARGET void accumulate_ifma(const TePrecomputed* points, const uint32
     }
     ifma::te_add_precomputed(acc, ifma::from_words(wa), ifma::from_words(wb), ifma::from_words(wk), neg);
   };
-  for (size_t k = 0; k < steps && scalar_lanes; ++k) {
-    // The per-lane form (ZKGPU_MSM_LANE_LOOP=scalar, for A/B measurements on other CPUs).
-    alignas(64) int64_t off_a[LANES], off_b[LANES], off_k[LANES];
-    size_t prev_bucket[LANES];
-    __mmask8 neg = 0, change = 0;
-    for (int l = 0; l < LANES; ++l) {
-      const size_t p = lo[l] + k;
-      if (p >= hi[l]) {
-        off_a[l] = off_b[l] = identity_off;
-        off_k[l] = identity_off + 96;
-        continue;
-      }
-      const uint32_t s = sorted[p];
-      const int64_t o = static_cast<int64_t>((s & INDEX_MASK) * sizeof(TePrecomputed));
-      const bool is_neg = s >> 31;
-      neg |= static_cast<__mmask8>(is_neg << l);
-      off_a[l] = is_neg ? o + 48 : o;
-      off_b[l] = is_neg ? o : o + 48;
-      off_k[l] = o + 96;
-      if (k > 0 && bk[p] != bk[p - 1]) {
-        change |= static_cast<__mmask8>(1u << l);
-        prev_bucket[l] = bk[p - 1];
-      }
-      if (p + AHEAD < hi[l]) {
-        const char* q = base_ptr + (sorted[p + AHEAD] & INDEX_MASK) * sizeof(TePrecomputed);
-        __builtin_prefetch(q, 0, 2);
-        __builtin_prefetch(q + 64, 0, 2);
-        __builtin_prefetch(q + 128, 0, 2);
-      }
-    }
-    if (change) flush(change, prev_bucket);
-    const __m512i va = _mm512_load_si512(off_a), vb = _mm512_load_si512(off_b), vk = _mm512_load_si512(off_k);
-    add_step(va, vb, vk, neg);
-  }
-  for (size_t k = 0; k < steps && !scalar_lanes; ++k, pos = _mm512_add_epi64(pos, one)) {
+  for (size_t k = 0; k < steps; ++k, pos = _mm512_add_epi64(pos, one)) {
     const __mmask8 valid = _mm512_cmplt_epu64_mask(pos, hi_v);
     const __m512i ent =
         _mm512_maskz_cvtepu32_epi64(0xff, _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), valid, pos, sorted, 4));
@@ -562,7 +504,6 @@ bool ifma_available() {
 TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c, Accumulation acc_path) {
   if (n == 0) return TeExtended::identity();
   const bool use_ifma = acc_path == Accumulation::Ifma || (acc_path == Accumulation::Auto && ifma_available());
-  [[maybe_unused]] const bool scalar_lanes = scalar_lane_loop();
   if (use_ifma && !ifma_available()) throw Error(ErrorCode::Unavailable, "this CPU (or build) has no AVX-512 IFMA");
   PhaseClock clk;
   const auto wall0 = std::chrono::steady_clock::now();
@@ -677,7 +618,7 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
       const size_t m = group_start[g + 1] - group_start[g];
       TeExtended run, acc;
 #if ZKGPU_MSM_IFMA
-      if (use_ifma) accumulate_ifma(points, e, eb, m, S, scratch, bucket.data(), acc, run, clk, scalar_lanes);
+      if (use_ifma) accumulate_ifma(points, e, eb, m, S, scratch, bucket.data(), acc, run, clk);
 #endif
       int64_t t0 = clk.start();
       if (!use_ifma) std::fill(bucket.begin(), bucket.end(), TeExtended::identity());
