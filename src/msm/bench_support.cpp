@@ -148,16 +148,27 @@ double padd_cpu_throughput_ifma(const std::vector<TePrecomputed>& bases, unsigne
 #endif
 }
 
-double padd_cpu_latency_ifma_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check) {
-#if defined(__x86_64__)
-  if (!ifma::AVAILABLE || bases.empty()) return 0;
+namespace {
+// Microseconds per addition of `chain(acc)`, a chain of `chain_len` dependent additions from the
+// identity; `check` gets its end.
+template <class Chain>
+double chain_latency_us(size_t chain_len, TeExtended* check, Chain&& chain) {
   auto t0 = std::chrono::steady_clock::now();
-  const TeExtended acc = ifma::lanes_chain(TeExtended::identity(), bases.data(), bases.size(), chain);
+  const TeExtended acc = chain(TeExtended::identity());
   auto t1 = std::chrono::steady_clock::now();
   if (check) *check = acc;
   volatile uint64_t keep = acc.x.l[0];
   (void)keep;
-  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(chain);
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(chain_len);
+}
+}  // namespace
+
+double padd_cpu_latency_ifma_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check) {
+#if defined(__x86_64__)
+  if (!ifma::AVAILABLE || bases.empty()) return 0;
+  return chain_latency_us(chain, check, [&](const TeExtended& start) {
+    return ifma::lanes_chain(start, bases.data(), bases.size(), chain);
+  });
 #else
   (void)bases, (void)chain, (void)check;
   return 0;
@@ -165,15 +176,11 @@ double padd_cpu_latency_ifma_us(const std::vector<TePrecomputed>& bases, size_t 
 }
 
 double padd_cpu_latency_us(const std::vector<TePrecomputed>& bases, size_t chain, TeExtended* check) {
-  TeExtended acc = TeExtended::identity();
   const size_t nb = bases.size();
-  auto t0 = std::chrono::steady_clock::now();
-  for (size_t k = 0; k < chain; ++k) acc = te_add_precomputed(acc, bases[k % nb]);
-  auto t1 = std::chrono::steady_clock::now();
-  if (check) *check = acc;
-  volatile uint64_t keep = acc.x.l[0];
-  (void)keep;
-  return std::chrono::duration<double, std::micro>(t1 - t0).count() / static_cast<double>(chain);
+  return chain_latency_us(chain, check, [&](TeExtended acc) {
+    for (size_t k = 0; k < chain; ++k) acc = te_add_precomputed(acc, bases[k % nb]);
+    return acc;
+  });
 }
 
 }  // namespace zkgpu::bls12_377

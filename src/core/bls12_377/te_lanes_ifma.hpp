@@ -26,23 +26,14 @@ ZKGPU_IFMA_INLINE Fp8 lanes_two() {
 
 // The point in lanes 0..3 (X, Y, Z, T), reduced below 2p as the step expects.
 ZKGPU_IFMA_INLINE Fp8 lanes_from_point(const TeExtended& p) {
-  alignas(64) uint64_t buf[6][8] = {};
-  for (int j = 0; j < 6; ++j) buf[j][0] = p.x.l[j], buf[j][1] = p.y.l[j], buf[j][2] = p.z.l[j], buf[j][3] = p.t.l[j];
-  __m512i w[6];
-#pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) w[j] = _mm512_load_si512(buf[j]);
-  return reduce(from_words(w));
+  const Fp in[8] = {p.x, p.y, p.z, p.t};
+  return reduce(load_fp8(in));
 }
 
 ZKGPU_IFMA_INLINE TeExtended lanes_to_point(const Fp8& a) {
-  __m512i w[6];
-  to_words(a, w);
-  alignas(64) uint64_t buf[6][8];
-#pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) _mm512_store_si512(buf[j], w[j]);
-  TeExtended p;
-  for (int j = 0; j < 6; ++j) p.x.l[j] = buf[j][0], p.y.l[j] = buf[j][1], p.z.l[j] = buf[j][2], p.t.l[j] = buf[j][3];
-  return p;
+  Fp out[8];
+  store_fp8(a, out);
+  return {out[0], out[1], out[2], out[3]};
 }
 
 // The stored base as the step's multiplier (ymx, ypx, kt, 2): three gathers per word from the

@@ -582,18 +582,13 @@ uint32_t max_chunk() {
   return v;
 }
 
-// The level-0 kernel, for its launch and the occupancy query.
-using SumsBasesKernel = void (*)(const uint32_t*, const uint32_t*, const TePrecomputed*, uint32_t, uint32_t,
-                                 uint32_t, const uint32_t*, TeExtended*, uint32_t*, TeExtended*, const TeExtended*);
-SumsBasesKernel sums0_kernel() { return chunk_sums_bases_kernel; }
-
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
 size_t resident_sum_threads() {
   static const size_t v = [] {
     int dev = 0, sms = 0, blocks = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
     ZKGPU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, sums0_kernel(), SUM_BLOCK, 0));
+    ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, chunk_sums_bases_kernel, SUM_BLOCK, 0));
     return std::max<size_t>(1, size_t{static_cast<unsigned>(sms)} * static_cast<unsigned>(blocks) * SUM_BLOCK);
   }();
   return v;
@@ -1114,8 +1109,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     const unsigned grid = rt::ceil_div(chunks, SUM_BLOCK);
     const uint32_t* pos = ws.pos.data();
     if (level == 0)
-      sums0_kernel()<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target, out_keys,
-                                                     out_sums, level0_old);
+      chunk_sums_bases_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, vals, bases, L, S, chunks, pos, target,
+                                                              out_keys, out_sums, level0_old);
     else
       chunk_sums_kernel<<<grid, SUM_BLOCK, 0, stream>>>(cur_keys, cur_sums, L, S, chunks, pos, target, out_keys,
                                                         out_sums);
