@@ -2,6 +2,8 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "cli_io.hpp"  // EXIT_OK / EXIT_REJECTED / EXIT_USAGE
+
 namespace zkgpu::cli {
 
 void add_info_command(CLI::App& app);
@@ -13,7 +15,5 @@ void add_mldsa_command(CLI::App& app);
 void add_ed25519_command(CLI::App& app);
 void add_msm_command(CLI::App& app);  // also registers `padd`
 
-// Exit status for usage errors and unparsable input (0 = success, 1 = a verdict of "no").
-inline constexpr int EXIT_USAGE = 2;
 
 }  // namespace zkgpu::cli

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <new>
 
 #include "commands.hpp"
 #include "zkgpu/status.hpp"
@@ -14,9 +15,13 @@ int main(int argc, char** argv) {
   zkgpu::cli::add_mldsa_command(app);
   zkgpu::cli::add_ed25519_command(app);
   zkgpu::cli::add_msm_command(app);
+  // Every failure ends here with a message and exit status 2 (README, "Exit status"); nothing
+  // escapes main, so no input aborts the process.
   try {
     app.parse(argc, argv);
+    zkgpu::cli::flush_stdout();
   } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status
+    std::cout.flush();
     return e.get_exit_code();
   } catch (const CLI::ParseError& e) {  // bad flags: CLI11 prints the reason
     int rc = app.exit(e);
@@ -24,6 +29,12 @@ int main(int argc, char** argv) {
   } catch (const zkgpu::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return zkgpu::cli::EXIT_USAGE;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of host memory (the input or the requested size is too large for this machine)\n";
+    return zkgpu::cli::EXIT_USAGE;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return zkgpu::cli::EXIT_USAGE;
   }
-  return 0;
+  return zkgpu::cli::EXIT_OK;
 }

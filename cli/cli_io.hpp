@@ -1,0 +1,38 @@
+// Input and output checks shared by every command: untrusted files are opened only when they are
+// regular files of a bounded size, output paths are checked before any work starts, and a failed
+// write to stdout fails the command instead of losing its output.
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace zkgpu::cli {
+
+// Exit statuses of every command (README, "Exit status"):
+inline constexpr int EXIT_OK = 0;        // done, and every item valid (or the command gives no verdicts)
+inline constexpr int EXIT_REJECTED = 1;  // done, and at least one item was rejected
+inline constexpr int EXIT_USAGE = 2;     // usage or input error: nothing was judged
+
+// The whole of a regular file of at most `max_bytes`; Error(InvalidArgument) naming `what` and the
+// path when it is missing, not a regular file (a directory, a FIFO), larger, or unreadable.
+std::vector<uint8_t> read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes);
+
+// Opens a line-oriented input into `file`; for "-" (stdin) `file` stays closed and the caller reads
+// std::cin. Error(InvalidArgument) when the path is not a readable regular file.
+void open_input_stream(const std::string& path, const std::string& what, std::ifstream& file);
+
+// Error(InvalidArgument) unless `path` can be written: not a directory, its folder exists, and it
+// can be opened for writing. Creates nothing (a probe file it made is removed again).
+void check_output_path(const std::string& path, const std::string& what);
+
+// Writes `bytes` to `path` (checked first with check_output_path); Error on any failure.
+void write_output_file(const std::string& path, const std::string& what, const std::vector<uint8_t>& bytes);
+
+// Flushes stdout; Error(InvalidArgument) when a write to it failed (a full disk, a closed pipe).
+void flush_stdout();
+
+// The notice every verdict command prints on stderr when its input held no items.
+void notice_no_items(const std::string& command);
+
+}  // namespace zkgpu::cli
