@@ -25,7 +25,7 @@ test: build
 demo: build
 	$(BUILD)/zkgpu info
 	$(BUILD)/zkgpu whir prove --vars 18 --fold 4 --rate 1 --random 1 --out $(BUILD)/demo-proof.whir
-	$(BUILD)/zkgpu whir verify $(BUILD)/demo-proof.whir
+	$(BUILD)/zkgpu whir verify $(BUILD)/demo-proof.whir --vars 18 --fold 4 --rate 1
 	$(BUILD)/zkgpu bench all --quick
 
 bench: build

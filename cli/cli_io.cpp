@@ -40,6 +40,20 @@ std::vector<uint8_t> read_input_file(const std::string& path, const std::string&
   return out;
 }
 
+uint64_t input_file_size(const std::string& path, const std::string& what) {
+  return uint64_t(stat_regular(path, what).st_size);
+}
+
+std::vector<uint8_t> read_input_prefix(const std::string& path, const std::string& what, size_t max_bytes) {
+  stat_regular(path, what);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw_invalid("cannot read " + what + " " + path + ": " + os_reason());
+  std::vector<uint8_t> out(max_bytes);
+  f.read(reinterpret_cast<char*>(out.data()), std::streamsize(out.size()));
+  out.resize(size_t(f.gcount()));
+  return out;
+}
+
 void open_input_stream(const std::string& path, const std::string& what, std::ifstream& file) {
   if (path == "-") return;
   stat_regular(path, what);

@@ -18,6 +18,11 @@ inline constexpr int EXIT_USAGE = 2;     // usage or input error: nothing was ju
 // path when it is missing, not a regular file (a directory, a FIFO), larger, or unreadable.
 std::vector<uint8_t> read_input_file(const std::string& path, const std::string& what, uint64_t max_bytes);
 
+// The size of a regular input file, and at most its first `max_bytes` bytes: for formats whose
+// header bounds the rest, so that a huge file is refused before it is read.
+uint64_t input_file_size(const std::string& path, const std::string& what);
+std::vector<uint8_t> read_input_prefix(const std::string& path, const std::string& what, size_t max_bytes);
+
 // Opens a line-oriented input into `file`; for "-" (stdin) `file` stays closed and the caller reads
 // std::cin. Error(InvalidArgument) when the path is not a readable regular file.
 void open_input_stream(const std::string& path, const std::string& what, std::ifstream& file);

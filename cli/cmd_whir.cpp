@@ -30,7 +30,7 @@ struct ParamOptions {
 };
 
 struct ProveOptions {
-  std::string backend = "auto", poly, points, out = "proof.bin";
+  std::string backend = "auto", poly, points, out = "proof.bin", claims_out;
   uint64_t random_seed = 1, point_seed = 1;
   unsigned num_points = 1;
 };
@@ -38,14 +38,16 @@ struct ProveOptions {
 void add_param_flags(CLI::App* cmd, ParamOptions& o) {
   cmd->add_option("--vars", o.vars, "Number of variables n (the polynomial has 2^n evaluations)")->required();
   cmd->add_option("--fold", o.fold, "Folding factor k (variables folded per round)");
-  cmd->add_option("--fold-first", o.fold_first, "Fold this many variables in the first round (then --fold)");
+  cmd->add_option("--fold-first", o.fold_first, "Fold this many variables in the first round (then --fold)")
+      ->check(CLI::Range(1, int(whir::MAX_NUM_VARIABLES)));
   cmd->add_option("--rate", o.rate, "Starting log2 inverse rate r0 (rate 2^-r0)");
   cmd->add_option("--soundness", o.soundness, "ud (unique decoding), jb (Johnson bound) or cb (capacity bound)")
       ->check(CLI::IsMember({"ud", "jb", "cb"}));
   cmd->add_option("--security", o.security, "Security level in bits");
   cmd->add_option("--pow-budget", o.pow_budget, "Proof-of-work bits credited to the query phases");
   cmd->add_flag("--enforce-pow-budget", o.enforce, "Reject configurations whose derived PoW exceeds the budget");
-  cmd->add_option("--rs-reduction", o.rs_reduction, "First-round domain reduction (default min(first fold, 3))");
+  cmd->add_option("--rs-reduction", o.rs_reduction, "First-round domain reduction (default min(first fold, 3))")
+      ->check(CLI::Range(0, int(whir::MAX_NUM_VARIABLES)));
 }
 
 ProtocolParameters to_params(const ParamOptions& o) {
@@ -116,13 +118,6 @@ void print_config(const WhirConfig& c) {
             << ", sumcheck rounds " << f.sumcheck_rounds << "\n";
 }
 
-bool read_file(const std::string& path, std::vector<uint8_t>& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return true;
-}
-
 // Little-endian canonical u32 words; Error(InvalidArgument) on a bad length or value.
 std::vector<BabyBear> decode_words(const std::vector<uint8_t>& bytes, const std::string& what) {
   if (bytes.size() % 4 != 0) throw_invalid(what + ": the size is not a multiple of 4 bytes");
@@ -134,6 +129,67 @@ std::vector<BabyBear> decode_words(const std::vector<uint8_t>& bytes, const std:
       throw_invalid(what + ": word " + std::to_string(i) + " = " + std::to_string(w) + " is not below p");
   }
   return v;
+}
+
+// A digest as the 32 bytes the proof file holds (8 little-endian canonical words), in hex.
+std::string root_hex(const Digest& d) {
+  static const char* hex = "0123456789abcdef";
+  std::string s;
+  for (const BabyBear& e : d.e)
+    for (int b = 0; b < 4; ++b) {
+      const uint8_t byte = uint8_t(e.canonical() >> (8 * b));
+      s += hex[byte >> 4];
+      s += hex[byte & 15];
+    }
+  return s;
+}
+
+Digest parse_root_hex(const std::string& text) {
+  if (text.size() != 64) throw_invalid("--expect-root: expected 64 hex digits, got " + std::to_string(text.size()));
+  std::vector<uint8_t> bytes(32);
+  for (size_t i = 0; i < 64; ++i) {
+    const char ch = text[i];
+    const int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+    if (v < 0) throw_invalid("--expect-root: '" + std::string(1, ch) + "' is not a hex digit");
+    bytes[i / 2] = uint8_t(bytes[i / 2] << 4 | v);
+  }
+  const std::vector<BabyBear> w = decode_words(bytes, "--expect-root");
+  Digest d;
+  std::copy(w.begin(), w.end(), d.e);
+  return d;
+}
+
+// The claims file of `prove --claims-out` / `verify --claims`: per claim, the point's n
+// extension elements then the value, each c0..c3 as little-endian canonical u32 words.
+std::vector<uint8_t> encode_claims(const std::vector<whir::Claim>& claims) {
+  std::vector<uint8_t> out;
+  auto put = [&](const BabyBear4& x) {
+    for (const BabyBear& c : x.c)
+      for (int b = 0; b < 4; ++b) out.push_back(uint8_t(c.canonical() >> (8 * b)));
+  };
+  for (const whir::Claim& c : claims) {
+    for (const BabyBear4& x : c.point) put(x);
+    put(c.value);
+  }
+  return out;
+}
+
+std::vector<whir::Claim> decode_claims(const std::vector<uint8_t>& bytes, unsigned n, const std::string& what) {
+  const std::vector<BabyBear> w = decode_words(bytes, what);
+  const size_t per = 4 * (size_t(n) + 1);
+  if (w.empty() || w.size() % per != 0)
+    throw_invalid(what + ": expected a non-empty multiple of 4(n + 1) = " + std::to_string(per) + " words");
+  std::vector<whir::Claim> claims(w.size() / per);
+  for (size_t c = 0; c < claims.size(); ++c) {
+    auto ef = [&](size_t i) {
+      const size_t o = c * per + 4 * i;
+      return BabyBear4{{w[o], w[o + 1], w[o + 2], w[o + 3]}};
+    };
+    for (unsigned i = 0; i < n; ++i) claims[c].point.push_back(ef(i));
+    claims[c].value = ef(n);
+  }
+  return claims;
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -156,13 +212,15 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   }
   const WhirConfig c = WhirConfig::derive(to_params(po));
   warn_config(c);
+  if (o.num_points < 1 || o.num_points > whir::MAX_CLAIMS)
+    throw_invalid("--num-points " + std::to_string(o.num_points) + " must be in 1.." + std::to_string(whir::MAX_CLAIMS));
+  check_output_path(o.out, "--out");
+  if (!o.claims_out.empty()) check_output_path(o.claims_out, "--claims-out");
   const unsigned n = c.num_variables();
   const size_t size = size_t(1) << n;
   std::vector<BabyBear> evals;
   if (have_poly) {
-    std::vector<uint8_t> bytes;
-    if (!read_file(o.poly, bytes)) throw_invalid("cannot read --poly file " + o.poly);
-    evals = decode_words(bytes, "--poly " + o.poly);
+    evals = decode_words(read_input_file(o.poly, "--poly", 4 * uint64_t(size)), "--poly " + o.poly);
     if (evals.size() != size)
       throw_invalid("--poly " + o.poly + " holds " + std::to_string(evals.size()) + " values, expected 2^" +
                     std::to_string(n) + " = " + std::to_string(size));
@@ -173,12 +231,12 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   }
   std::vector<whir::Claim> claims;
   if (have_points) {
-    std::vector<uint8_t> bytes;
-    if (!read_file(o.points, bytes)) throw_invalid("cannot read --points file " + o.points);
-    const std::vector<BabyBear> w = decode_words(bytes, "--points " + o.points);
+    const std::vector<BabyBear> w =
+        decode_words(read_input_file(o.points, "--points", 16 * uint64_t(n) * whir::MAX_CLAIMS), "--points " + o.points);
     if (w.empty() || w.size() % (4 * size_t(n)) != 0)
       throw_invalid("--points " + o.points + ": expected a non-empty multiple of 4n = " + std::to_string(4 * n) +
-                    " words (each point: n extension elements c0..c3)");
+                    " words (each point: n extension elements c0..c3), at most " + std::to_string(whir::MAX_CLAIMS) +
+                    " points");
     for (size_t off = 0; off < w.size(); off += 4 * n) {
       whir::Claim cl;
       for (unsigned i = 0; i < n; ++i) cl.point.push_back({{w[off + 4 * i], w[off + 4 * i + 1], w[off + 4 * i + 2], w[off + 4 * i + 3]}});
@@ -204,42 +262,135 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   const whir::Proof proof = whir::prove(c, evals, claims, requested);
   const double prove_ms = ms_since(t0);
   const std::vector<uint8_t> file = whir::write_proof_file(c, claims, proof);
-  std::ofstream f(o.out, std::ios::binary);
-  if (!f.write(reinterpret_cast<const char*>(file.data()), std::streamsize(file.size())))
-    throw_invalid("cannot write " + o.out);
+  write_output_file(o.out, "--out", file);
+  if (!o.claims_out.empty()) write_output_file(o.claims_out, "--claims-out", encode_claims(claims));
   std::cout << "proved " << claims.size() << " evaluation claim(s) of a 2^" << n << " polynomial (--backend "
-            << to_string(requested) << ") in "
-            << prove_ms << " ms; wrote " << o.out << " (" << file.size() << " bytes)\n";
-  return 0;
+            << to_string(requested) << ") in " << prove_ms << " ms; wrote " << o.out << " (" << file.size()
+            << " bytes)\ncommitment root " << root_hex(proof.initial_commitment) << "\n";
+  return EXIT_OK;
 }
 
-int run_verify(const std::string& path) {
-  std::vector<uint8_t> bytes;
-  if (!read_file(path, bytes)) {
-    std::cerr << "error: cannot read " << path << "\n";
-    return EXIT_USAGE;
+struct VerifyOptions {
+  std::string proof, expect_root, claims;
+  bool json = false;
+};
+
+// Reads the proof under the verifier's configuration: the header and the claim count first, so
+// a file larger than any proof of that many claims is refused before the rest is read.
+whir::ProofFile read_proof_under(const std::string& path, const WhirConfig& c) {
+  const uint64_t size = input_file_size(path, "proof");
+  const std::vector<uint8_t> head = read_input_prefix(path, "proof", whir::PROOF_FILE_HEADER_BYTES);
+  (void)whir::read_proof_header(head);  // magic, version, parameters that derive
+  if (head.size() == whir::PROOF_FILE_HEADER_BYTES) {
+    const uint32_t n_claims = uint32_t(head[48]) | uint32_t(head[49]) << 8 | uint32_t(head[50]) << 16 |
+                              uint32_t(head[51]) << 24;
+    if (n_claims >= 1 && n_claims <= whir::MAX_CLAIMS && size > whir::max_proof_file_size(c, n_claims))
+      throw_invalid("proof " + path + " holds " + std::to_string(size) + " bytes, more than any proof of " +
+                    std::to_string(n_claims) + " claim(s) under these parameters (" +
+                    std::to_string(whir::max_proof_file_size(c, n_claims)) + ")");
   }
+  return whir::read_proof_file(read_input_file(path, "proof", std::max<uint64_t>(size, 1)), c);
+}
+
+// The proof's statement against what the caller pinned (--expect-root, --claims); a reason when
+// it differs.
+std::string statement_mismatch(const VerifyOptions& o, const WhirConfig& c, const whir::ProofFile& pf) {
+  if (!o.expect_root.empty()) {
+    const Digest want = parse_root_hex(o.expect_root);
+    if (!(want == pf.proof.initial_commitment))
+      return "the commitment root is " + root_hex(pf.proof.initial_commitment) + ", not the expected " + o.expect_root;
+  }
+  if (!o.claims.empty()) {
+    const std::vector<whir::Claim> want = decode_claims(
+        read_input_file(o.claims, "--claims", uint64_t(16) * (c.num_variables() + 1) * whir::MAX_CLAIMS), c.num_variables(),
+        "--claims " + o.claims);
+    if (want.size() != pf.claims.size())
+      return "the proof holds " + std::to_string(pf.claims.size()) + " claim(s), --claims " + std::to_string(want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      if (want[i].point != pf.claims[i].point || !(want[i].value == pf.claims[i].value))
+        return "claim " + std::to_string(i) + " is not the one in --claims";
+  }
+  return {};
+}
+
+nlohmann::json ef_json(const BabyBear4& x) {
+  return nlohmann::json::array({x.c[0].canonical(), x.c[1].canonical(), x.c[2].canonical(), x.c[3].canonical()});
+}
+
+std::string ef_text(const BabyBear4& x) {
+  return std::to_string(x.c[0].canonical()) + "," + std::to_string(x.c[1].canonical()) + "," +
+         std::to_string(x.c[2].canonical()) + "," + std::to_string(x.c[3].canonical());
+}
+
+std::string checked_text(const WhirConfig& c) {
+  std::string s = std::to_string(c.params.security_level) + " bits (" + whir::long_name(c.params.soundness) +
+                  ", PoW budget " + std::to_string(c.params.pow_bits) + "), n = " + std::to_string(c.num_variables()) +
+                  ", fold " + std::to_string(c.params.folding.at_round(0));
+  if (c.params.folding.from_second_round) s += " then " + std::to_string(c.params.folding.rest);
+  return s + ", rate 2^-" + std::to_string(c.params.starting_log_inv_rate) + ", rs reduction " +
+         std::to_string(c.rs_reduction);
+}
+
+int run_verify(const ParamOptions& po, const VerifyOptions& o) {
+  const WhirConfig c = WhirConfig::derive(to_params(po));
+  warn_config(c);
   whir::ProofFile pf;
-  WhirConfig c;
   try {
-    pf = whir::read_proof_file(bytes);
-    c = WhirConfig::derive(pf.params);
+    pf = read_proof_under(o.proof, c);
   } catch (const Error& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return EXIT_USAGE;
+    // A well-formed proof of other parameters is a verdict, not an input error: this verifier
+    // does not accept it, and says which flags it was made with.
+    whir::ProtocolParameters header;
+    try {
+      header = whir::read_proof_header(read_input_prefix(o.proof, "proof", whir::PROOF_FILE_HEADER_BYTES));
+    } catch (const Error&) {
+      throw e;
+    }
+    const auto mismatch = whir::header_mismatch(header, c);
+    if (!mismatch) throw;
+    if (o.json)
+      std::cout << nlohmann::json{{"accepted", false}, {"reason", "made under other parameters: " + *mismatch},
+                                  {"security_level", c.params.security_level}}
+                       .dump(2)
+                << "\n";
+    else
+      std::cout << "rejected: the proof was made under other parameters than this verification's: " << *mismatch
+                << "\nchecked against: " << checked_text(c) << "\n";
+    return EXIT_REJECTED;
   }
+  std::string reason = statement_mismatch(o, c, pf);
   const auto t0 = std::chrono::steady_clock::now();
-  const whir::VerifyResult r = whir::verify(c, pf.claims, pf.proof);
-  const double ms = ms_since(t0);
-  if (!r.accepted) {
-    std::cout << "rejected: " << r.reason << "\n";
-    return 1;
+  if (reason.empty()) {
+    const whir::VerifyResult r = whir::verify(c, pf.claims, pf.proof);
+    if (!r.accepted) reason = r.reason;
   }
-  std::cout << "accepted: " << pf.claims.size() << " claim(s), n = " << c.num_variables() << ", "
-            << whir::long_name(c.params.soundness) << ", " << bytes.size() << " bytes, verified in " << ms << " ms\n";
-  return 0;
+  const double ms = ms_since(t0);
+  const bool accepted = reason.empty();
+  if (o.json) {
+    nlohmann::json j = config_json(c);
+    j["accepted"] = accepted;
+    if (!accepted) j["reason"] = reason;
+    j["commitment_root"] = root_hex(pf.proof.initial_commitment);
+    j["claims"] = nlohmann::json::array();
+    for (const whir::Claim& cl : pf.claims) {
+      nlohmann::json pt = nlohmann::json::array();
+      for (const BabyBear4& x : cl.point) pt.push_back(ef_json(x));
+      j["claims"].push_back({{"point", pt}, {"value", ef_json(cl.value)}});
+    }
+    j["verify_ms"] = ms;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << (accepted ? "accepted" : "rejected: " + reason) << "\n";
+    std::cout << "commitment root " << root_hex(pf.proof.initial_commitment) << "\n";
+    for (size_t i = 0; i < pf.claims.size(); ++i) {
+      std::cout << "claim " << i << ": f(";
+      for (size_t k = 0; k < pf.claims[i].point.size(); ++k) std::cout << (k ? " " : "") << ef_text(pf.claims[i].point[k]);
+      std::cout << ") = " << ef_text(pf.claims[i].value) << "\n";
+    }
+    std::cout << "checked: security " << checked_text(c) << "; verified in " << ms << " ms\n";
+  }
+  return accepted ? EXIT_OK : EXIT_REJECTED;
 }
-
 
 // ---- bench -------------------------------------------------------------------------------------
 
@@ -352,7 +503,7 @@ BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o, bool do_cpu, bo
   if (!file.empty()) {
     row.proof_bytes = file.size();
     // The verifier reads the file as a user's would; every run's verdict must be "accepted".
-    const whir::ProofFile pf = whir::read_proof_file(file);
+    const whir::ProofFile pf = whir::read_proof_file(file, c);
     for (int i = 0; i < std::max(o.runs, 3); ++i) {
       const auto t0 = std::chrono::steady_clock::now();
       const whir::VerifyResult r = whir::verify(c, pf.claims, pf.proof);
@@ -538,16 +689,28 @@ void add_whir_command(CLI::App& app) {
   prove->add_option("--num-points", po.num_points, "How many seeded points (default 1)");
   pts->excludes(pseed);
   prove->add_option("--out", po.out, "Output proof file (default proof.bin)");
+  prove->add_option("--claims-out", po.claims_out, "Also write the claims (points and values) for `whir verify --claims`");
   prove->callback([poly, pts] {
     int rc = run_prove(prove_po, po, poly->count() > 0, pts->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 
-  static std::string verify_path;
-  auto* verify = w->add_subcommand("verify", "Verify a proof file (exit 0 accepted, 1 rejected, 2 unreadable)");
-  verify->add_option("proof", verify_path, "Proof file written by `zkgpu whir prove`")->required();
+  static ParamOptions verify_po;
+  static VerifyOptions vo;
+  auto* verify = w->add_subcommand(
+      "verify",
+      "Verify a proof file under the parameters given here (the same flags and defaults as prove; the file's header "
+      "must repeat them). Exit 0 accepted, 1 rejected, 2 unreadable or usage");
+  verify->add_option("proof", vo.proof, "Proof file written by `zkgpu whir prove`")->required();
+  add_param_flags(verify, verify_po);
+  verify->add_option("--expect-root", vo.expect_root,
+                     "Reject unless the commitment root is this (64 hex digits, as `whir prove` prints it)");
+  verify->add_option("--claims", vo.claims,
+                     "Reject unless the proof's claims are these (binary, per claim 4n point words then 4 value "
+                     "words, little-endian canonical u32; `whir prove --claims-out` writes it)");
+  verify->add_flag("--json", vo.json, "Print JSON");
   verify->callback([] {
-    int rc = run_verify(verify_path);
+    int rc = run_verify(verify_po, vo);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 

@@ -90,9 +90,11 @@ struct FinalConfig {
 
 // Every derived value of WhirConfig::new (spec §2.2), plus the shapes the prover and the proof
 // format need. derive() throws Error(InvalidArgument) with an actionable message for the cases
-// zkgpu rejects: rate 0, fold 0 or fold > n, rs_reduction > k0, a folded domain beyond
-// two-adicity 27, a derived PoW above 30 bits, a round schedule with a negative final round count,
-// and (only with enforce_pow_budget) a derived PoW above the budget.
+// zkgpu rejects: security not above the PoW budget (the queries would be credited 0 bits: no
+// query, nothing checked), a phase of 0 queries, rate 0 or above 27, fold 0 or fold > n,
+// rs_reduction > k0, a folded domain beyond two-adicity 27, a derived PoW above 30 bits, a round
+// schedule with a negative final round count, and (only with enforce_pow_budget) a derived PoW
+// above the budget.
 struct WhirConfig {
   ProtocolParameters params;  // with rs_reduction filled in
   unsigned rs_reduction = 0;
@@ -171,22 +173,43 @@ struct VerifyResult {
   bool accepted = false;
   std::string reason;  // why it was rejected; empty when accepted
 };
+// Accepts when `proof` shows that the polynomial committed to by proof.initial_commitment takes
+// the claimed values at the claimed points, under the configuration `cfg`, which the caller fixes:
+// what is proven is only as strong as cfg's security, so cfg must be the caller's own choice,
+// never read from the prover's file (docs/whir-verification.md). Rejects a statement of no claim.
 // Checks every count against cfg before using it; never throws on a malformed proof.
 [[nodiscard]] VerifyResult verify(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& proof);
 
 // The proof file: parameters, claims and proof (docs/whir-proof-format.md).
 inline constexpr char PROOF_FILE_MAGIC[8] = {'Z', 'K', 'G', 'P', 'W', 'H', 'I', 'R'};
 inline constexpr uint32_t PROOF_FILE_VERSION = 1;
+// Magic, version, the ten parameter words and the claim count.
+inline constexpr size_t PROOF_FILE_HEADER_BYTES = 52;
+// Claims per proof (the prover and the file refuse more; a proof of no claim proves nothing).
+inline constexpr size_t MAX_CLAIMS = 65536;
 
 struct ProofFile {
-  ProtocolParameters params;
+  ProtocolParameters params;  // the verifier's (read_proof_file's `expected`), which the header matched
   std::vector<Claim> claims;
   Proof proof;
 };
 std::vector<uint8_t> write_proof_file(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& proof);
-// Error(InvalidArgument) naming the offending field and byte offset on any malformed input:
-// bad magic or version, invalid parameters, a count that disagrees with the parameters,
+// Parses a proof file against the verifier's own configuration: the header must repeat
+// `expected`'s parameters exactly (the first differing field is named), and every count of the
+// proof comes from `expected`, never from the file. Error(InvalidArgument) naming the offending
+// field and byte offset on any malformed input: bad magic or version, parameters other than
+// `expected`'s, a claim count outside 1..MAX_CLAIMS, a count that disagrees with the parameters,
 // non-canonical field elements, truncation or trailing bytes.
-ProofFile read_proof_file(std::span<const uint8_t> bytes);
+ProofFile read_proof_file(std::span<const uint8_t> bytes, const WhirConfig& expected);
+// The parameters a file's header states (checked to derive a valid configuration), for tools that
+// report what a file claims, e.g. to say which flags a mismatching proof was made with. Never use
+// it to choose the configuration a proof is verified under.
+ProtocolParameters read_proof_header(std::span<const uint8_t> bytes);
+// The first field in which a header's parameters differ from `expected`, as a sentence; nullopt
+// when they agree.
+std::optional<std::string> header_mismatch(const ProtocolParameters& header, const WhirConfig& expected);
+// An upper bound on the size of a proof file of `num_claims` claims under `cfg` (every query
+// opened, none deduplicated): a larger input is refused before it is read.
+uint64_t max_proof_file_size(const WhirConfig& cfg, size_t num_claims);
 
 }  // namespace zkgpu::whir

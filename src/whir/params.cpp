@@ -66,7 +66,7 @@ double prox_gaps_error(Soundness s, unsigned d, unsigned r, unsigned fb, unsigne
 }
 
 double log_1_delta(Soundness s, unsigned r) {
-  const double rate = 1.0 / double(uint64_t(1) << r);
+  const double rate = std::ldexp(1.0, -int(r));  // r < 64 is not guaranteed by every caller
   double delta = 0.0;
   switch (s) {
     case Soundness::UniqueDecoding: delta = 0.5 * (1.0 - rate); break;
@@ -149,10 +149,20 @@ WhirConfig WhirConfig::derive(const ProtocolParameters& p) {
   if (p.pow_bits > MAX_SECURITY_LEVEL)
     throw_invalid("WHIR parameters: --pow-budget " + std::to_string(p.pow_bits) + " must be at most " +
                   std::to_string(MAX_SECURITY_LEVEL));
+  // The PoW bits are subtracted from the security the queries must reach (lambda_q = lambda -
+  // pow_bits): at or above lambda no query would be asked and no commitment opened, so any
+  // polynomial, true or not, would pass.
+  if (lambda <= p.pow_bits)
+    throw_invalid("WHIR parameters: --security " + std::to_string(lambda) + " must be above the PoW budget " +
+                  std::to_string(p.pow_bits) + " (the queries are credited lambda - PoW bits; at 0 no query is " +
+                  "asked and nothing is checked); raise --security or lower --pow-budget");
   if (s != Soundness::UniqueDecoding && s != Soundness::JohnsonBound && s != Soundness::CapacityBound)
     throw_invalid("WHIR parameters: unknown soundness id " + std::to_string(static_cast<uint32_t>(s)));
   if (r0 == 0)
     throw_invalid("WHIR parameters: --rate 0 (rate 1) gives a code with no distance and 0 queries; use --rate >= 1");
+  // Bounded before any sum below, so none of them can wrap.
+  if (r0 > BabyBear::TWO_ADICITY)
+    throw_invalid("WHIR parameters: --rate " + std::to_string(r0) + " exceeds BabyBear two-adicity 27");
   if (k0 == 0 || ff.rest == 0)
     throw_invalid("WHIR parameters: folding factor " + fold_name(ff) + " must fold at least 1 variable per round");
   if (k0 > n || ff.rest > n)
@@ -251,6 +261,12 @@ WhirConfig WhirConfig::derive(const ProtocolParameters& p) {
   check_pow(fc.pow_bits, "final query phase");
   check_pow(fc.folding_pow_bits, "final sumcheck");
   c.max_fft_size = n + r0 - k0;
+  // lambda_q >= 1 gives every phase at least one query; kept as a check so that no formula change
+  // can bring back a phase that opens nothing.
+  for (size_t i = 0; i < c.n_rounds; ++i)
+    if (c.rounds[i].num_queries == 0)
+      throw_invalid("WHIR parameters: round " + std::to_string(i) + " would ask 0 queries; raise --security");
+  if (fc.num_queries == 0) throw_invalid("WHIR parameters: the final round would ask 0 queries; raise --security");
   for (size_t i = 0; i < c.n_rounds; ++i)
     if (c.log_tree_height(i) > BabyBear::TWO_ADICITY)
       throw_invalid("WHIR parameters: round " + std::to_string(i) + " commits a domain of 2^" +

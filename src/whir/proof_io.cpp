@@ -3,6 +3,7 @@
 // distinct query openings (deduplication), which is bounded by the query count and checked
 // against the transcript by the verifier.
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "zkgpu/status.hpp"
@@ -133,6 +134,9 @@ std::vector<uint8_t> write_proof_file(const WhirConfig& cfg, std::span<const Cla
   w.u32(p.folding.from_second_round ? FOLD_FROM_SECOND_ROUND : FOLD_CONSTANT);
   w.u32(p.folding.first);
   w.u32(p.folding.rest);
+  if (claims.empty() || claims.size() > MAX_CLAIMS)
+    throw_invalid("write_proof_file: " + std::to_string(claims.size()) + " claims, a proof file holds 1.." +
+                  std::to_string(MAX_CLAIMS));
   w.u32(static_cast<uint32_t>(claims.size()));
   for (const Claim& c : claims) {
     if (c.point.size() != n) throw_invalid("write_proof_file: a claim's point does not have n coordinates");
@@ -162,10 +166,12 @@ std::vector<uint8_t> write_proof_file(const WhirConfig& cfg, std::span<const Cla
   return std::move(w.out);
 }
 
-ProofFile read_proof_file(std::span<const uint8_t> bytes) {
-  Reader r{bytes};
+namespace {
+
+// Magic, version and the parameter words; leaves r at the claim count.
+ProtocolParameters read_header(Reader& r) {
   r.need(8, "magic");
-  if (std::memcmp(bytes.data(), PROOF_FILE_MAGIC, 8) != 0) r.fail("not a zkgpu WHIR proof file (bad magic)");
+  if (std::memcmp(r.in.data(), PROOF_FILE_MAGIC, 8) != 0) r.fail("not a zkgpu WHIR proof file (bad magic)");
   r.pos = 8;
   const uint32_t version = r.u32("version");
   if (version != PROOF_FILE_VERSION) {
@@ -173,8 +179,7 @@ ProofFile read_proof_file(std::span<const uint8_t> bytes) {
     r.fail("unsupported version " + std::to_string(version) + " (this build reads version " +
            std::to_string(PROOF_FILE_VERSION) + ")");
   }
-  ProofFile out;
-  ProtocolParameters& p = out.params;
+  ProtocolParameters p;
   p.num_variables = r.u32("num_variables");
   p.security_level = r.u32("security_level");
   p.pow_bits = r.u32("pow_bits");
@@ -197,21 +202,97 @@ ProofFile read_proof_file(std::span<const uint8_t> bytes) {
     r.fail("a constant folding factor must repeat the same value");
   }
   p.folding = kind == FOLD_CONSTANT ? FoldingFactor::constant(k) : FoldingFactor::constant_from_second_round(k0, k);
-  const size_t params_end = r.pos;
+  return p;
+}
+
+std::string fold_text(const FoldingFactor& f) {
+  return f.from_second_round ? std::to_string(f.first) + " then " + std::to_string(f.rest) : std::to_string(f.first);
+}
+
+uint32_t read_claim_count(Reader& r) {
+  const uint32_t c = r.u32("claim count");
+  if (c == 0 || c > MAX_CLAIMS) {
+    r.pos -= 4;
+    r.fail("claim count " + std::to_string(c) + " is outside 1.." + std::to_string(MAX_CLAIMS) +
+           " (a proof of no claim proves nothing)");
+  }
+  return c;
+}
+
+}  // namespace
+
+ProtocolParameters read_proof_header(std::span<const uint8_t> bytes) {
+  Reader r{bytes};
+  ProtocolParameters p = read_header(r);
   WhirConfig cfg;
   try {
     cfg = WhirConfig::derive(p);
   } catch (const Error& e) {
-    r.pos = params_end;
     r.fail(std::string("invalid parameters: ") + e.what());
   }
-  if (cfg.rs_reduction != p.rs_reduction.value_or(cfg.rs_reduction)) {
-    r.pos = params_end;
+  if (cfg.rs_reduction != *p.rs_reduction)
     r.fail("rs_reduction must be " + std::to_string(cfg.rs_reduction) + " for a configuration without WHIR rounds");
+  return p;
+}
+
+std::optional<std::string> header_mismatch(const ProtocolParameters& file, const WhirConfig& expected) {
+  const ProtocolParameters& e = expected.params;
+  auto differs = [](const std::string& field, const std::string& got, const std::string& want) {
+    return field + ": the proof says " + got + ", the verifier requires " + want;
+  };
+  if (file.num_variables != e.num_variables)
+    return differs("num_variables", std::to_string(file.num_variables), std::to_string(e.num_variables));
+  if (file.security_level != e.security_level)
+    return differs("security_level", std::to_string(file.security_level), std::to_string(e.security_level));
+  if (file.pow_bits != e.pow_bits) return differs("pow_bits", std::to_string(file.pow_bits), std::to_string(e.pow_bits));
+  if (file.soundness != e.soundness) return differs("soundness", long_name(file.soundness), long_name(e.soundness));
+  if (file.starting_log_inv_rate != e.starting_log_inv_rate)
+    return differs("starting_log_inv_rate", std::to_string(file.starting_log_inv_rate),
+                   std::to_string(e.starting_log_inv_rate));
+  if (!(file.folding == e.folding)) return differs("folding factor", fold_text(file.folding), fold_text(e.folding));
+  if (file.rs_reduction.value_or(~0u) != expected.rs_reduction)
+    return differs("rs_reduction", std::to_string(file.rs_reduction.value_or(~0u)),
+                   std::to_string(expected.rs_reduction));
+  return std::nullopt;
+}
+
+uint64_t max_proof_file_size(const WhirConfig& cfg, size_t num_claims) {
+  const unsigned n = cfg.num_variables();
+  const FoldingFactor& ff = cfg.params.folding;
+  auto sumcheck = [](unsigned rounds, unsigned pow_bits) { return uint64_t(rounds) * (32 + (pow_bits > 0 ? 4 : 0)); };
+  auto openings = [](size_t queries, uint64_t width, unsigned log_height) {
+    return 4 + uint64_t(queries) * (4 * width + 32 * uint64_t(log_height));
+  };
+  uint64_t size = PROOF_FILE_HEADER_BYTES + uint64_t(num_claims) * (n + 1) * 16;
+  size += 32 + 16 * uint64_t(cfg.commitment_ood_samples) + sumcheck(ff.at_round(0), cfg.starting_folding_pow_bits);
+  unsigned log_height = cfg.max_fft_size;
+  uint64_t scalar = 1;
+  for (size_t i = 0; i < cfg.n_rounds; ++i) {
+    const RoundConfig& rc = cfg.rounds[i];
+    size += 32 + 16 * uint64_t(rc.ood_samples) + (rc.pow_bits > 0 ? 4 : 0);
+    size += openings(rc.num_queries, scalar << rc.folding_factor, log_height);
+    size += sumcheck(ff.at_round(i + 1), rc.folding_pow_bits);
+    log_height = cfg.log_tree_height(i);
+    scalar = 4;
   }
+  const FinalConfig& fc = cfg.final_round;
+  size += 16 * (uint64_t(1) << cfg.final_sumcheck_rounds) + (fc.pow_bits > 0 ? 4 : 0);
+  size += openings(fc.num_queries, scalar << fc.folding_factor, log_height);
+  return size + sumcheck(cfg.final_sumcheck_rounds, fc.folding_pow_bits);
+}
+
+ProofFile read_proof_file(std::span<const uint8_t> bytes, const WhirConfig& cfg) {
+  Reader r{bytes};
+  const ProtocolParameters header = read_header(r);
+  // The header only has to agree with the verifier's configuration; every count below comes from
+  // that configuration.
+  if (const auto mismatch = header_mismatch(header, cfg)) r.fail("made under other parameters: " + *mismatch);
+  ProofFile out;
+  out.params = cfg.params;
+  const ProtocolParameters& p = cfg.params;
   const unsigned n = p.num_variables;
 
-  const uint32_t n_claims = r.u32("claim count");
+  const uint32_t n_claims = read_claim_count(r);
   r.need(size_t(n_claims) * (size_t(n) + 1) * 16, "claims");
   out.claims.resize(n_claims);
   for (Claim& c : out.claims) {

@@ -92,7 +92,11 @@ EF fold_fibre(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
   return poly::evaluate(std::span<const EF>(v), rand);
 }
 
-Proof prove_on(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> claims) {
+}  // namespace
+
+namespace detail {
+
+Proof prove_with_backend(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> claims) {
   const unsigned n = cfg.num_variables();
   const FoldingFactor& ff = cfg.params.folding;
   const unsigned k0 = ff.at_round(0);
@@ -182,13 +186,16 @@ Proof prove_on(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> 
   return proof;
 }
 
-}  // namespace
+}  // namespace detail
 
 Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims, Backend backend) {
   const unsigned n = cfg.num_variables();
   if (evals.size() != (size_t(1) << n))
     throw_invalid("WHIR prove: the polynomial has " + std::to_string(evals.size()) + " evaluations, expected 2^" +
                   std::to_string(n) + " = " + std::to_string(size_t(1) << n));
+  if (claims.empty() || claims.size() > MAX_CLAIMS)
+    throw_invalid("WHIR prove: " + std::to_string(claims.size()) + " evaluation claims, expected 1.." +
+                  std::to_string(MAX_CLAIMS) + " (a proof of no claim proves nothing)");
   for (size_t i = 0; i < claims.size(); ++i)
     if (claims[i].point.size() != n)
       throw_invalid("WHIR prove: claim " + std::to_string(i) + " has a point of " +
@@ -199,7 +206,7 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
 #if ZKGPU_HAVE_CUDA
     try {
       const std::unique_ptr<ProverBackend> be = cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2());
-      return prove_on(cfg, *be, claims);
+      return detail::prove_with_backend(cfg, *be, claims);
     } catch (const Error& e) {
       if (backend != Backend::Auto || e.code() != ErrorCode::OutOfMemory) throw;
       std::cerr << "warning: the GPU WHIR prover does not fit (" << e.what() << "); proving on the CPU\n";
@@ -209,7 +216,7 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
 #endif
   }
   const std::unique_ptr<ProverBackend> be = detail::make_cpu_backend(evals);
-  return prove_on(cfg, *be, claims);
+  return detail::prove_with_backend(cfg, *be, claims);
 }
 
 }  // namespace zkgpu::whir

@@ -71,6 +71,10 @@ class ProverBackend {
 // The shape of a prove() run for cfg (the commitments it will make).
 ProverShape prover_shape(const WhirConfig& cfg);
 
+// The prover's transcript logic over any backend (prove() picks the CPU or the GPU one). Tests
+// drive it with dishonest backends to check that the verifier catches them.
+Proof prove_with_backend(const WhirConfig& cfg, ProverBackend& be, std::span<const Claim> claims);
+
 // CPU backend over the caller's witness (not copied; it must outlive the backend).
 std::unique_ptr<ProverBackend> make_cpu_backend(std::span<const BabyBear> evals);
 

@@ -108,6 +108,7 @@ void verify_transcript(const WhirConfig& cfg, std::span<const Claim> claims, con
   const unsigned n = cfg.num_variables();
   const FoldingFactor& ff = cfg.params.folding;
   const unsigned k0 = ff.at_round(0);
+  require(!claims.empty(), "the statement has no claim (a proof of no claim proves nothing)");
   for (size_t i = 0; i < claims.size(); ++i)
     require(claims[i].point.size() == n, "claim " + std::to_string(i) + " has " +
                                              std::to_string(claims[i].point.size()) + " coordinates, expected " +

@@ -82,7 +82,7 @@ Seed make_seed(const ProtocolParameters& p, size_t n_claims, uint64_t salt) {
   }
   Seed s;
   s.file = write_proof_file(cfg, claims, prove(cfg, evals, claims));
-  map_layout(cfg, read_proof_file(s.file), s);
+  map_layout(cfg, read_proof_file(s.file, cfg), s);
   return s;
 }
 
@@ -92,8 +92,8 @@ std::vector<Seed> corpus() {
   c.push_back(make_seed(make_params(8, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), 1, 1));
   // 1-3-bit PoW phases: other witnesses are often valid too.
   c.push_back(make_seed(make_params(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2), 2, 2));
-  // A different first fold, Johnson bound, rate 2, no claims.
-  c.push_back(make_seed(make_params(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 0, 3));
+  // A different first fold, Johnson bound, rate 2.
+  c.push_back(make_seed(make_params(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 1, 3));
   // Fold 1 (many rounds), three claims.
   c.push_back(make_seed(make_params(7, FoldingFactor::constant(1), 1, Soundness::CapacityBound, 16, 1), 3, 4));
   // Several rounds, small PoW in the rounds and the sumchecks.

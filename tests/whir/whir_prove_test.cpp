@@ -31,13 +31,13 @@ std::vector<uint8_t> round_trip(const ProtocolParameters& p, uint64_t salt, size
   const VerifyResult r = verify(cfg, claims, proof);
   EXPECT_TRUE(r.accepted) << r.reason;
   std::vector<uint8_t> file = write_proof_file(cfg, claims, proof);
-  const ProofFile back = read_proof_file(file);
+  const ProofFile back = read_proof_file(file, cfg);
   const WhirConfig cfg2 = WhirConfig::derive(back.params);
   const VerifyResult r2 = verify(cfg2, back.claims, back.proof);
   EXPECT_TRUE(r2.accepted) << r2.reason;
   EXPECT_EQ(write_proof_file(cfg2, back.claims, back.proof), file);
   // A wrong claimed value is rejected.
-  if (!claims.empty()) {
+  {
     std::vector<Claim> bad = claims;
     bad[0].value += BabyBear4::one();
     EXPECT_FALSE(verify(cfg, bad, proof).accepted);
@@ -136,7 +136,7 @@ TEST(WhirProve, RoundTripsSmallConfigurations) {
         } catch (const Error& e) {
           continue;  // e.g. a fold that overshoots n; covered by the parameter tests
         }
-        round_trip(p, n * 100 + k * 10 + rate, (n + k) % 3);
+        round_trip(p, n * 100 + k * 10 + rate, 1 + (n + k) % 3);
         ++count;
       }
   EXPECT_GT(count, 150u);
@@ -269,7 +269,7 @@ void corrupt_every_byte(const ProtocolParameters& p, bool expect_no_pow, std::ve
       f[i] ^= x;
       ProofFile pf;
       try {
-        pf = read_proof_file(f);
+        pf = read_proof_file(f, cfg);
       } catch (const Error&) {
         ++parse_rejects;
         continue;
@@ -300,12 +300,12 @@ void corrupt_every_byte(const ProtocolParameters& p, bool expect_no_pow, std::ve
             << ", valid PoW-nonce variants " << pow_accepts << "\n";
   // Truncated and extended files are errors.
   for (size_t len = 0; len < file.size(); len += (len < 64 ? 1 : 97))
-    EXPECT_THROW(read_proof_file(std::span<const uint8_t>(file.data(), len)), Error) << len;
-  EXPECT_THROW(read_proof_file(std::span<const uint8_t>(file.data(), file.size() - 1)), Error);
+    EXPECT_THROW(read_proof_file(std::span<const uint8_t>(file.data(), len), cfg), Error) << len;
+  EXPECT_THROW(read_proof_file(std::span<const uint8_t>(file.data(), file.size() - 1), cfg), Error);
   for (size_t extra = 1; extra <= 8; ++extra) {
     std::vector<uint8_t> f = file;
     f.resize(f.size() + extra, 0);
-    EXPECT_THROW(read_proof_file(f), Error) << extra;
+    EXPECT_THROW(read_proof_file(f, cfg), Error) << extra;
   }
 }
 
@@ -326,29 +326,56 @@ TEST(WhirProofFile, CorruptionsThatStayValidArePowNonces) {
 }
 
 TEST(WhirProofFile, ParserRejectsMalformedHeaders) {
-  const std::vector<uint8_t> file =
-      round_trip(make_params(7, FoldingFactor::constant(2), 2, Soundness::JohnsonBound, 30, 8), 3, 1);
-  auto expect_error = [&](size_t off, uint32_t value, const char* needle) {
+  const ProtocolParameters params = make_params(7, FoldingFactor::constant(2), 2, Soundness::JohnsonBound, 30, 8);
+  const WhirConfig cfg = WhirConfig::derive(params);
+  const std::vector<uint8_t> file = round_trip(params, 3, 1);
+  auto patched = [&](size_t off, uint32_t value) {
     std::vector<uint8_t> f = file;
     for (int b = 0; b < 4; ++b) f[off + b] = uint8_t(value >> (8 * b));
+    return f;
+  };
+  auto expect_error = [](const std::function<void()>& parse, const std::string& what, const char* needle) {
     try {
-      (void)read_proof_file(f);
-      ADD_FAILURE() << "offset " << off << " value " << value << " accepted";
+      parse();
+      ADD_FAILURE() << what << " accepted";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << what << ": " << e.what();
     }
   };
-  expect_error(0, 0x12345678, "magic");
-  expect_error(8, 2, "version");
-  expect_error(12, 0, "invalid parameters");    // n = 0
-  expect_error(12, 1u << 31, "invalid parameters");
-  expect_error(16, 0xffffffffu, "invalid parameters");  // security
-  expect_error(24, 3, "soundness");
-  expect_error(28, 0, "invalid parameters");  // rate 0
-  expect_error(36, 7, "folding kind");
-  expect_error(44, 3, "constant folding");
-  expect_error(48, 0xffffffffu, "truncated");  // claim count
-  expect_error(52, 0xffffffffu, "canonical");  // first claim coordinate
+  // The header alone (read_proof_header: what a file claims) and against the verifier's own
+  // configuration (read_proof_file), which refuses every header field that differs from it.
+  auto expect_header_error = [&](size_t off, uint32_t value, const char* needle) {
+    const std::vector<uint8_t> f = patched(off, value);
+    const std::string what = "offset " + std::to_string(off) + " value " + std::to_string(value);
+    expect_error([&] { (void)read_proof_header(f); }, what + " (header)", needle);
+    expect_error([&] { (void)read_proof_file(f, cfg); }, what, off < 12 ? needle : "");
+  };
+  expect_header_error(0, 0x12345678, "magic");
+  expect_header_error(8, 2, "version");
+  expect_header_error(12, 0, "invalid parameters");    // n = 0
+  expect_header_error(12, 1u << 31, "invalid parameters");
+  expect_header_error(16, 0xffffffffu, "invalid parameters");  // security
+  expect_header_error(16, 8, "above the PoW budget");          // security = PoW budget: 0 queries
+  expect_header_error(24, 3, "soundness");
+  expect_header_error(28, 0, "invalid parameters");  // rate 0
+  expect_header_error(28, 0xfffffffeu, "two-adicity");  // a rate that would wrap n + rate
+  expect_header_error(36, 7, "folding kind");
+  expect_header_error(44, 3, "constant folding");
+  auto expect_body_error = [&](size_t off, uint32_t value, const char* needle) {
+    const std::vector<uint8_t> f = patched(off, value);
+    expect_error([&] { (void)read_proof_file(f, cfg); }, "offset " + std::to_string(off), needle);
+  };
+  expect_body_error(48, 0xffffffffu, "claim count");
+  expect_body_error(48, 0, "no claim");
+  expect_body_error(52, 0xffffffffu, "canonical");  // first claim coordinate
+  // Valid headers of other configurations are refused against the verifier's, field by field.
+  expect_body_error(16, 31, "security_level: the proof says 31, the verifier requires 30");
+  expect_body_error(20, 9, "pow_bits");
+  expect_body_error(24, 2, "soundness");
+  expect_body_error(28, 3, "starting_log_inv_rate");
+  expect_body_error(32, 1, "rs_reduction");
+  EXPECT_EQ(header_mismatch(read_proof_header(file), cfg), std::nullopt);
+  EXPECT_LE(file.size(), max_proof_file_size(cfg, 1));
 }
 
 }  // namespace
