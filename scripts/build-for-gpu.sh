@@ -4,13 +4,17 @@
 # carries, so device minutes go to running rather than compiling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
-cmake --build build-gpu -j"$(nproc)"
+# BUILD names an existing build folder to reuse (it must have the CUDA backend for sm_90).
+build=${BUILD:-build-gpu}
+[ -f "$build/CMakeCache.txt" ] ||
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DZKGPU_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+grep -q "^CMAKE_CUDA_FLAGS:" "$build/CMakeCache.txt" || { echo "build-for-gpu: $build has no CUDA backend" >&2; exit 1; }
+cmake --build "$build" -j"$(nproc)"
 rm -rf .carry && mkdir -p .carry/bin .carry/lib
 # The Google Benchmark program is optional (WITH_GBENCH=0 leaves it out): the tracked tree plus
 # the carry must stay under the device call's 64 MiB.
-cp build-gpu/zkgpu build-gpu/zkgpu_tests .carry/bin/
-[ "${WITH_GBENCH:-1}" = 1 ] && cp build-gpu/zkgpu_bench .carry/bin/
+cp "$build/zkgpu" "$build/zkgpu_tests" .carry/bin/
+[ "${WITH_GBENCH:-1}" = 1 ] && cp "$build/zkgpu_bench" .carry/bin/
 strip .carry/bin/*
 for exe in .carry/bin/*; do
   ldd "$exe" | awk '/libbenchmark|libgomp|libfmt|libsodium|libgmp|libcrypto/ {print $3}'
