@@ -129,8 +129,7 @@ void BM_PaddCpuLatency(benchmark::State& st) {
 BENCHMARK(BM_PaddCpuLatency);
 
 // One Fp multiplication, 4 independent chains (the MSM keeps several in flight): the portable
-// 128-bit-product CIOS against the operator the CPU MSM uses (MULX/ADX where cpuid allows;
-// ZKGPU_BLS_NO_ADX=1 makes both rows portable).
+// 128-bit-product CIOS against the operator the CPU MSM uses (MULX/ADX where cpuid allows).
 template <bool Portable>
 void BM_FpMul(benchmark::State& st) {
   Fp acc[4] = {Fp::from_u64(3), Fp::from_u64(5), Fp::from_u64(7), Fp::from_u64(11)};

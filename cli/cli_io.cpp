@@ -81,16 +81,50 @@ void write_output_file(const std::string& path, const std::string& what, const s
   if (!f) throw_invalid("cannot write " + what + " " + path + ": " + os_reason());
 }
 
-void flush_stdout() {
+namespace {
+// Flushes stdout and fails on any write error since the caller cleared errno (so that the reason
+// given is the write's, not that of an earlier call).
+void check_stdout() {
   std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0) {
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const std::string reason = errno != 0 ? os_reason() : "a write failed";
     std::cout.clear();  // so that nothing else fails on it
-    throw_invalid("cannot write to stdout: " + os_reason());
+    std::clearerr(stdout);
+    throw_invalid("cannot write to stdout: " + reason);
   }
+}
+}  // namespace
+
+void flush_stdout() {
+  errno = 0;
+  check_stdout();
+}
+
+void write_stdout(std::string_view text) {
+  errno = 0;
+  std::cout.write(text.data(), std::streamsize(text.size()));
+  check_stdout();
 }
 
 void notice_no_items(const std::string& command) {
   std::cerr << "notice: " << command << ": the input held no items\n";
+}
+
+int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected) {
+  write_stdout(out);
+  if (items == 0) notice_no_items(command);
+  return rejected > 0 ? EXIT_REJECTED : EXIT_OK;
+}
+
+int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts) {
+  std::string out;
+  out.reserve(2 * verdicts.size());
+  size_t rejected = 0;
+  for (uint8_t v : verdicts) {
+    out += v ? "1\n" : "0\n";
+    rejected += !v;
+  }
+  return finish_items(command, out, verdicts.size(), rejected);
 }
 
 }  // namespace zkgpu::cli

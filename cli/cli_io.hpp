@@ -4,7 +4,9 @@
 #pragma once
 #include <cstdint>
 #include <fstream>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zkgpu::cli {
@@ -34,10 +36,23 @@ void check_output_path(const std::string& path, const std::string& what);
 // Writes `bytes` to `path` (checked first with check_output_path); Error on any failure.
 void write_output_file(const std::string& path, const std::string& what, const std::vector<uint8_t>& bytes);
 
-// Flushes stdout; Error(InvalidArgument) when a write to it failed (a full disk, a closed pipe).
+// Flushes stdout; Error(InvalidArgument) when a write to it failed (a full disk, a closed pipe),
+// now or earlier in the command (the stream's error state is sticky).
 void flush_stdout();
+
+// Writes `text` to stdout and flushes it (flush_stdout): a command's output fails the command
+// where it is written, before the command goes on or picks its exit status.
+void write_stdout(std::string_view text);
 
 // The notice every verdict command prints on stderr when its input held no items.
 void notice_no_items(const std::string& command);
+
+// The end of a command that reads items: writes `out` (write_stdout), prints the notice for
+// `command` when `items` is 0, and returns EXIT_REJECTED when `rejected` > 0, else EXIT_OK.
+int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected);
+
+// finish_items for a command whose items are verdicts: one line per verdict, `1` (valid, nonzero)
+// or `0` (rejected).
+int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts);
 
 }  // namespace zkgpu::cli

@@ -1,6 +1,7 @@
 // `zkgpu ed25519 verify`: reads `pk:sig:msg` hex lines and prints one verdict per line (1 valid,
 // 0 invalid) in input order. Exit status 0 when every signature is valid, 1 when some is not,
-// 2 for usage errors and lines that cannot be parsed (the message names the line).
+// 2 for usage errors, an input that is not a readable regular file and lines that cannot be
+// parsed (the message names the line); empty input gives a notice on stderr.
 // `zkgpu ed25519 bench` lives in cmd_ed25519_bench.cpp.
 #include <fstream>
 #include <iostream>
@@ -29,13 +30,7 @@ int run_verify(const VerifyOptions& o) {
     return EXIT_USAGE;
   }
   std::ifstream file;
-  if (o.in != "-") {
-    file.open(o.in, std::ios::binary);
-    if (!file) {
-      std::cerr << "error: cannot open " << o.in << "\n";
-      return EXIT_USAGE;
-    }
-  }
+  open_input_stream(o.in, "input", file);
   std::istream& in = o.in == "-" ? std::cin : file;
   ed25519::ParsedBatch batch;
   std::string line, err;
@@ -45,16 +40,7 @@ int run_verify(const VerifyOptions& o) {
       return EXIT_USAGE;
     }
   }
-  const auto verdicts = ed25519_verify_batch(batch.items(), *mode, *backend);
-  std::string out;
-  out.reserve(2 * verdicts.size());
-  bool all = true;
-  for (uint8_t v : verdicts) {
-    out += v ? "1\n" : "0\n";
-    all = all && v;
-  }
-  std::cout << out << std::flush;
-  return all ? 0 : 1;
+  return finish_verdicts("ed25519 verify", ed25519_verify_batch(batch.items(), *mode, *backend));
 }
 }  // namespace
 

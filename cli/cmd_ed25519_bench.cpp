@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,7 @@
 #include "zkgpu/ed25519.hpp"
 #include "timing.hpp"
 #include "zkgpu/status.hpp"
-#include "timing.hpp"
-#if ZKGPU_HAVE_CUDA
-#include "ed25519/cuda/backend.hpp"
-#endif
+#include "ed25519/cuda/backend.hpp"  // MAX_CHUNK_ITEMS (its functions exist only with CUDA)
 
 namespace zkgpu::cli {
 namespace {
@@ -40,7 +38,7 @@ struct Options {
   size_t msg_len = 64;
   double min_time = 0.25;  // seconds of repetitions per measurement
   std::string save_crossover, plot;
-  long long coop_max = -1;  // GPU: chunks up to this size use the 4-lanes-per-signature kernel (-1: default)
+  std::optional<uint64_t> coop_max;  // GPU: chunks up to this size use the 4-lanes-per-signature kernel
 };
 
 // Signatures made once (libsodium, in parallel); batches of any size view them cyclically, so
@@ -126,9 +124,14 @@ int run_bench(const Options& o) {
   const unsigned max_log = o.quick ? std::min(o.max_log, 10u) : o.max_log;
   const unsigned cpu_max_log = o.quick ? std::min(o.cpu_max_log, 10u) : o.cpu_max_log;
   const double min_time = o.quick ? 0.005 : o.min_time;
+  // Output paths are checked before minutes of measurement, not after.
+  if (!o.save_crossover.empty()) check_output_path(o.save_crossover, "--save-crossover file");
+  if (!o.plot.empty()) check_output_path(o.plot, "--plot file");
   const bool gpu = cuda_usable();
+  if (!o.save_crossover.empty() && !gpu)
+    throw_invalid("--save-crossover needs a usable GPU (" + cuda_unavailable_reason() + "); nothing measured");
 #if ZKGPU_HAVE_CUDA
-  if (gpu && o.coop_max >= 0) ed25519::cuda::set_coop_max(static_cast<size_t>(o.coop_max));
+  if (gpu && o.coop_max) ed25519::cuda::set_coop_max(static_cast<size_t>(*o.coop_max));
 #endif
   const int threads = omp_get_max_threads();
   const Pool pool(std::min<size_t>(size_t{1} << max_log, o.quick ? 256 : 8192), o.msg_len);
@@ -193,9 +196,10 @@ int run_bench(const Options& o) {
   if (!o.save_crossover.empty()) {
     if (crossover < 0) {
       std::cerr << "error: no crossover measured (no GPU, or the GPU never beat the CPU); nothing saved\n";
-      return 1;
+      return EXIT_USAGE;
     }
-    std::ofstream(o.save_crossover) << crossover << "\n";
+    const std::string text = std::to_string(crossover) + "\n";
+    write_output_file(o.save_crossover, "crossover file", std::vector<uint8_t>(text.begin(), text.end()));
   }
   if (!o.plot.empty()) {
     std::vector<PlotSeries> series(5);
@@ -268,10 +272,12 @@ void add_ed25519_bench_command(CLI::App& ed) {
   b->add_option("--cpu-max-log", o.cpu_max_log, "Largest batch 2^k timed on the CPU and the peers (default 18)")
       ->check(CLI::Range(0u, 26u));
   b->add_option("--msg-len", o.msg_len, "Message bytes (default 64)")->check(CLI::Range(0, 1 << 20));
-  b->add_option("--min-time", o.min_time, "Seconds of repetitions per measurement (default 0.25)");
+  b->add_option("--min-time", o.min_time, "Seconds of repetitions per measurement (default 0.25)")
+      ->check(CLI::Range(0.0, 3600.0));
   b->add_option("--save-crossover", o.save_crossover, "Write the measured crossover to this file");
   b->add_option("--coop-max", o.coop_max,
-                "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)");
+                "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)")
+      ->check(CLI::Range(int64_t{0}, int64_t{ed25519::cuda::MAX_CHUNK_ITEMS}));
   b->add_option("--plot", o.plot, "Write a log-log PNG chart of throughput vs batch size");
   b->callback([] {
     int rc = run_bench(o);

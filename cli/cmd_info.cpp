@@ -13,11 +13,12 @@ void add_info_command(CLI::App& app) {
   cmd->add_flag("--json", json, "Print JSON");
   cmd->callback([] {
     CpuFeatures f = cpu_features();
+    const SimdLevel simd = simd_level();  // before any output: a bad ZKGPU_SIMD fails here
     auto g = gpu_info();
     if (json) {
       nlohmann::json j;
       j["cpu"] = {{"model", f.model}, {"threads", f.threads}, {"avx2", f.avx2}, {"avx512", f.avx512},
-                  {"simd_level", to_string(simd_level())}};
+                  {"simd_level", to_string(simd)}};
       j["cuda_built"] = cuda_built();
       if (g) {
         j["gpu"] = {{"name", g->name},
@@ -38,7 +39,7 @@ void add_info_command(CLI::App& app) {
     std::cout << "zkgpu " << "0.1.0\n";
     std::cout << "backends:   cpu" << (g ? ", cuda" : "") << "  (auto picks cuda above each operation's crossover)\n";
     std::cout << "cpu:        " << f.model << ", " << f.threads << " threads, AVX2 " << (f.avx2 ? "yes" : "no")
-              << ", AVX-512 " << (f.avx512 ? "yes" : "no") << ", using " << to_string(simd_level()) << "\n";
+              << ", AVX-512 " << (f.avx512 ? "yes" : "no") << ", using " << to_string(simd) << "\n";
     if (g) {
       std::cout << "gpu:        " << g->name << " (sm_" << g->cc_major << g->cc_minor << ", " << g->sm_count
                 << " SMs), " << g->total_memory / (1u << 20) << " MiB total, " << g->free_memory / (1u << 20)

@@ -1,8 +1,9 @@
 // `zkgpu mldsa keygen|sign|verify|bench`: line-oriented ML-DSA for scripts and cross-checks.
-// Input lines are ':'-separated hex fields; each gives one output line. Sign answers `error` for
-// an item it rejects (wrong sk or rnd length, context over 255 bytes, malformed sk); verify
-// answers 0 for anything that is not a valid signature, wrong lengths included. An unparsable
-// line is reported on stderr with a non-zero exit and no output.
+// Input lines are ':'-separated hex fields; each gives one output line. Keygen and sign answer
+// `error` for an item they reject (wrong lengths, context over 255 bytes, malformed sk); verify
+// answers 0 for anything that is not a valid signature, wrong lengths included. Exit status 0 when
+// no item is rejected, 1 when some is; an unparsable line is reported on stderr with exit status 2
+// and no output; empty input gives a notice on stderr.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -54,10 +55,12 @@ int run_keygen(const DsaOptions& o) {
   Bytes pk(n * sz.pk), sk(n * sz.sk);
   mldsa_keygen_batch(set, seeds, pk, sk, backend);
   std::string out;
-  for (size_t i : idx)
+  size_t rejected = 0;
+  for (size_t i : idx) {
+    rejected += i == SIZE_MAX;
     out += i == SIZE_MAX ? "error\n" : to_hex(&pk[i * sz.pk], sz.pk) + ":" + to_hex(&sk[i * sz.sk], sz.sk) + "\n";
-  std::cout << out;
-  return 0;
+  }
+  return finish_items("mldsa keygen", out, idx.size(), rejected);
 }
 
 // `sk:msg:ctx:rnd` -> `sig` (empty rnd: deterministic).
@@ -73,10 +76,12 @@ int run_sign(const DsaOptions& o) {
   std::vector<PqStatus> st(items.size());
   mldsa_sign_batch(set, items, sigs, st, backend);
   std::string out;
-  for (size_t i = 0; i < items.size(); ++i)
+  size_t rejected = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    rejected += st[i] != PqStatus::Ok;
     out += st[i] == PqStatus::Ok ? to_hex(&sigs[i * sz.sig], sz.sig) + "\n" : "error\n";
-  std::cout << out;
-  return 0;
+  }
+  return finish_items("mldsa sign", out, items.size(), rejected);
 }
 
 // `pk:msg:ctx:sig` -> `1` or `0`.
@@ -89,10 +94,7 @@ int run_verify(const DsaOptions& o) {
   for (const auto& f : lines) items.push_back({f[0], f[1], f[2], f[3], false});
   std::vector<uint8_t> ok(items.size());
   mldsa_verify_batch(set, items, ok, backend);
-  std::string out;
-  for (uint8_t v : ok) out += v ? "1\n" : "0\n";
-  std::cout << out;
-  return 0;
+  return finish_verdicts("mldsa verify", ok);
 }
 
 int run_bench(const PqBenchOptions& o) {

@@ -1,7 +1,8 @@
 // `zkgpu mlkem keygen|encaps|decaps|bench`: line-oriented ML-KEM for scripts and cross-checks.
 // Input lines are ':'-separated hex fields; each gives one output line, or the line `error` for an
-// item the standard rejects (wrong lengths, ek not reduced mod q, dk hash mismatch). An
-// unparsable line is reported on stderr with a non-zero exit and no output.
+// item the standard rejects (wrong lengths, ek not reduced mod q, dk hash mismatch). Exit status
+// 0 when no item is rejected, 1 when some is; an unparsable line is reported on stderr with exit
+// status 2 and no output; empty input gives a notice on stderr.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -54,10 +55,12 @@ int run_keygen(const KemOptions& o) {
   Bytes ek(n * sz.ek), dk(n * sz.dk);
   mlkem_keygen_batch(set, seeds, ek, dk, backend);
   std::string out;
-  for (size_t i : idx)
+  size_t rejected = 0;
+  for (size_t i : idx) {
+    rejected += i == SIZE_MAX;
     out += i == SIZE_MAX ? "error\n" : to_hex(&ek[i * sz.ek], sz.ek) + ":" + to_hex(&dk[i * sz.dk], sz.dk) + "\n";
-  std::cout << out;
-  return 0;
+  }
+  return finish_items("mlkem keygen", out, idx.size(), rejected);
 }
 
 // `ek:m` -> `c:K`.
@@ -83,11 +86,13 @@ int run_encaps(const KemOptions& o) {
   std::vector<PqStatus> st(n);
   mlkem_encaps_batch(set, ek, m, c, k, st, backend);
   std::string out;
-  for (size_t i : idx)
-    out += i == SIZE_MAX || st[i] != PqStatus::Ok ? "error\n"
-                                                  : to_hex(&c[i * sz.ct], sz.ct) + ":" + to_hex(&k[i * 32], 32) + "\n";
-  std::cout << out;
-  return 0;
+  size_t rejected = 0;
+  for (size_t i : idx) {
+    const bool bad = i == SIZE_MAX || st[i] != PqStatus::Ok;
+    rejected += bad;
+    out += bad ? "error\n" : to_hex(&c[i * sz.ct], sz.ct) + ":" + to_hex(&k[i * 32], 32) + "\n";
+  }
+  return finish_items("mlkem encaps", out, idx.size(), rejected);
 }
 
 // `dk:c` -> `K`.
@@ -113,9 +118,13 @@ int run_decaps(const KemOptions& o) {
   std::vector<PqStatus> st(n);
   mlkem_decaps_batch(set, dk, c, k, st, backend);
   std::string out;
-  for (size_t i : idx) out += i == SIZE_MAX || st[i] != PqStatus::Ok ? "error\n" : to_hex(&k[i * 32], 32) + "\n";
-  std::cout << out;
-  return 0;
+  size_t rejected = 0;
+  for (size_t i : idx) {
+    const bool bad = i == SIZE_MAX || st[i] != PqStatus::Ok;
+    rejected += bad;
+    out += bad ? "error\n" : to_hex(&k[i * 32], 32) + "\n";
+  }
+  return finish_items("mlkem decaps", out, idx.size(), rejected);
 }
 
 int run_bench(const PqBenchOptions& o) {

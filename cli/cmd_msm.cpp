@@ -1,6 +1,7 @@
 // `zkgpu msm run|bench` and `zkgpu padd bench` for BLS12-377 G1.
 //   msm run: reads lines x:y:s / infinity:s from stdin, prints the MSM as lowercase hex x:y
-//            (no leading zeros) or "infinity"; a bad line is an error naming it (exit 2).
+//            (no leading zeros) or "infinity"; a bad line is an error naming it (exit 2); no
+//            points (empty input) gives "infinity" and a notice on stderr.
 //   msm bench: CPU backend, GPU with bases resident on the device (scalars from host memory each
 //            run) and GPU with bases and scalars from host memory, for each --log-n.
 //   padd bench: mixed twisted-Edwards additions (the MSM accumulation step) in the terms of the
@@ -19,10 +20,10 @@
 #include "commands.hpp"
 #include "msm/bench_support.hpp"
 #include "msm/msm_line.hpp"
+#include "runtime/env.hpp"  // parse_decimal
+#include "timing.hpp"
 #include "zkgpu/msm.hpp"
-#include "timing.hpp"
 #include "zkgpu/status.hpp"
-#include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
 #endif
@@ -75,10 +76,8 @@ int run_msm(const RunOptions& o) {
   MsmOptions opt;
   opt.backend = *backend;
   opt.window_bits = o.window;
-  G1Affine r = msm(points, scalars, opt);
-  if (r.infinity) std::cout << "infinity\n";
-  else std::cout << to_hex(r.x) << ":" << to_hex(r.y) << "\n";
-  return 0;
+  const G1Affine r = msm(points, scalars, opt);
+  return finish_items("msm run", r.infinity ? "infinity\n" : to_hex(r.x) + ":" + to_hex(r.y) + "\n", points.size(), 0);
 }
 
 struct BenchOptions {
@@ -88,21 +87,17 @@ struct BenchOptions {
   unsigned cpu_max_log = 20, window = 0;
 };
 
+// N or A..B with 1 <= A <= B <= MSM_BENCH_MAX_LOG_N, digits only.
+constexpr unsigned MSM_BENCH_MAX_LOG_N = 26;
 bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
-  try {
-    size_t dots = s.find("..");
-    if (dots == std::string::npos) {
-      lo = hi = static_cast<unsigned>(std::stoul(s));
-    } else {
-      lo = static_cast<unsigned>(std::stoul(s.substr(0, dots)));
-      hi = static_cast<unsigned>(std::stoul(s.substr(dots + 2)));
-    }
-  } catch (const std::exception&) {
-    return false;
-  }
-  return lo >= 1 && lo <= hi && hi <= 26;
+  const size_t dots = s.find("..");
+  const auto a = parse_decimal(std::string_view(s).substr(0, dots), 1, MSM_BENCH_MAX_LOG_N);
+  const auto b = dots == std::string::npos ? a : parse_decimal(std::string_view(s).substr(dots + 2), 1, MSM_BENCH_MAX_LOG_N);
+  if (!a || !b || *a > *b) return false;
+  lo = static_cast<unsigned>(*a);
+  hi = static_cast<unsigned>(*b);
+  return true;
 }
-
 
 std::string fmt(double v, const char* f = "%.2f") {
   if (v < 0) return "-";
@@ -114,7 +109,7 @@ std::string fmt(double v, const char* f = "%.2f") {
 int bench_msm(const BenchOptions& o) {
   unsigned lo = 0, hi = 0;
   if (!parse_range(o.quick ? "10..12" : o.log_n, lo, hi)) {
-    std::cerr << "error: --log-n must be N or A..B with 1 <= A <= B <= 26\n";
+    std::cerr << "error: --log-n must be N or A..B with 1 <= A <= B <= " << MSM_BENCH_MAX_LOG_N << "\n";
     return EXIT_USAGE;
   }
   const bool want_cpu = o.backend != "cuda", want_gpu = o.backend != "cpu" && cuda_usable();
@@ -154,10 +149,8 @@ int bench_msm(const BenchOptions& o) {
       G1Affine gpu_result = msm(bases, sc, opt);  // uploads the bases once
       resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, o.runs));
       from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, o.runs));
-      if (cpu >= 0 && !(gpu_result == cpu_result)) {
-        std::cerr << "error: GPU and CPU MSM results differ at 2^" << lg << "\n";
-        return 1;
-      }
+      if (cpu >= 0 && !(gpu_result == cpu_result))
+        throw std::runtime_error("msm bench: GPU and CPU MSM results differ at 2^" + std::to_string(lg));
     }
 #endif
     if (o.json) {
@@ -261,7 +254,7 @@ void add_msm_command(CLI::App& app) {
   bench->add_option("--log-n", bo.log_n, "Sizes: N or A..B (log2 of the point count)");
   bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
   bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
-  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1, 26));
+  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1u, MSM_BENCH_MAX_LOG_N));
   bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 16)")->check(CLI::Range(0, 20));
   bench->add_flag("--json", bo.json, "Print JSON instead of a table");
   bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");

@@ -1,5 +1,6 @@
 // `zkgpu poseidon2 permute`: an interop command for scripts and cross-checks. Reads one state per
-// line as whitespace-separated canonical decimals and prints the permuted states the same way.
+// line as whitespace-separated canonical decimals and prints the permuted states the same way
+// (exit status 0; 2 for a malformed line, named; empty input gives a notice on stderr).
 #include <iostream>
 #include <string>
 #include <vector>
@@ -43,8 +44,7 @@ int run_permute(const PermuteOptions& o) {
     out += std::to_string(states[i].canonical());
     out += (i + 1) % o.width == 0 ? '\n' : ' ';
   }
-  std::cout << out;
-  return 0;
+  return finish_items("poseidon2 permute", out, states.size() / static_cast<size_t>(o.width), 0);
 }
 }  // namespace
 

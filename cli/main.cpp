@@ -4,6 +4,19 @@
 #include "commands.hpp"
 #include "zkgpu/status.hpp"
 
+namespace {
+// `rc` when stdout takes what the command wrote, else the write error's message and EXIT_USAGE.
+int flushed_or_usage(int rc) {
+  try {
+    zkgpu::cli::flush_stdout();
+  } catch (const zkgpu::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return zkgpu::cli::EXIT_USAGE;
+  }
+  return rc;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"zkgpu: fast zero-knowledge cryptography on CPUs and NVIDIA GPUs"};
   app.require_subcommand(1);
@@ -20,12 +33,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     zkgpu::cli::flush_stdout();
-  } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status
-    std::cout.flush();
-    return e.get_exit_code();
-  } catch (const CLI::ParseError& e) {  // bad flags: CLI11 prints the reason
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : zkgpu::cli::EXIT_USAGE;
+  } catch (const CLI::RuntimeError& e) {  // a subcommand's own exit status, once its output is out
+    return flushed_or_usage(e.get_exit_code());
+  } catch (const CLI::ParseError& e) {  // bad flags: CLI11 prints the reason (--help: the help)
+    const int rc = app.exit(e);
+    return rc == 0 ? flushed_or_usage(zkgpu::cli::EXIT_OK) : zkgpu::cli::EXIT_USAGE;
   } catch (const zkgpu::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return zkgpu::cli::EXIT_USAGE;

@@ -14,9 +14,13 @@ namespace zkgpu::cli {
 void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o) {
   cmd->add_option("--set", o.set, "Parameter set, or all");
   cmd->add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  cmd->add_option("--batch", o.batches, "Batch sizes (default 1,16,256,4096; --quick: 1,8)")->delimiter(',');
-  cmd->add_option("--threads", o.threads, "CPU threads (default: all; 1 for the per-core figure)");
-  cmd->add_option("--min-time", o.min_time_s, "Seconds per measurement (default 0.3)");
+  cmd->add_option("--batch", o.batches, "Batch sizes (default 1,16,256,4096; --quick: 1,8)")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t{1}, int64_t{PQ_BENCH_MAX_BATCH}));
+  cmd->add_option("--threads", o.threads, "CPU threads (default 0: all; 1 for the per-core figure)")
+      ->check(CLI::Range(0, PQ_BENCH_MAX_THREADS));
+  cmd->add_option("--min-time", o.min_time_s, "Seconds per measurement (default 0.3)")
+      ->check(CLI::Range(0.0, PQ_BENCH_MAX_MIN_TIME_S));
   cmd->add_flag("--quick", o.quick, "Tiny batches and times: a smoke test for CI");
   cmd->add_flag("--json", o.json, "Print JSON");
 }

@@ -8,6 +8,12 @@
 
 namespace zkgpu::cli {
 
+// Limits of the bench flags, checked when the flags are parsed (before anything is allocated):
+// the largest batch needs about 2^20 times 12 KB of buffers for ML-DSA-87.
+inline constexpr size_t PQ_BENCH_MAX_BATCH = size_t{1} << 20;
+inline constexpr int PQ_BENCH_MAX_THREADS = 4096;
+inline constexpr double PQ_BENCH_MAX_MIN_TIME_S = 3600;
+
 struct PqBenchOptions {
   std::string set = "all";
   std::string backend = "cpu";

@@ -23,10 +23,12 @@ KEM = {"768": mlkem.MLKEM768PrivateKey, "1024": mlkem.MLKEM1024PrivateKey}  # th
 DSA = {"44": mldsa.MLDSA44PrivateKey, "65": mldsa.MLDSA65PrivateKey, "87": mldsa.MLDSA87PrivateKey}
 
 
-def cli(zkgpu, args, lines):
-    """Runs one line command; returns its output lines (one per input line)."""
+def cli(zkgpu, args, lines, rc=0):
+    """Runs one line command; returns its output lines (one per input line). rc: the exit status
+    it must end with (0: no item rejected, 1: some item rejected; README, "Exit status")."""
     r = subprocess.run([zkgpu] + args + ["--backend", "cpu"], input="".join(l + "\n" for l in lines),
-                       capture_output=True, text=True, check=True)
+                       capture_output=True, text=True)
+    assert r.returncode == rc, f"{args}: exit status {r.returncode}, expected {rc}: {r.stderr.strip()}"
     out = r.stdout.splitlines()
     assert len(out) == len(lines), f"{args}: {len(lines)} lines in, {len(out)} out"
     return out
@@ -70,7 +72,7 @@ def check_dsa(zkgpu, rng, s, n):
     bad = [s_[:100] + bytes([s_[100] ^ 2]) + s_[101:] for s_ in sigs]
     lines = [pk + ":" + m.hex() + ":" + c.hex() + ":" + g.hex() for (pk, _), m, c, g in zip(keys, msgs, ctxs, sigs)]
     lines += [pk + ":" + m.hex() + ":" + c.hex() + ":" + g.hex() for (pk, _), m, c, g in zip(keys, msgs, ctxs, bad)]
-    res = cli(zkgpu, ["mldsa", "verify", "--set", s], lines)
+    res = cli(zkgpu, ["mldsa", "verify", "--set", s], lines, rc=1)  # the tampered half is rejected
     assert res == ["1"] * n + ["0"] * n, f"ML-DSA-{s}: our verify of OpenSSL signatures: {res}"
     # We sign (deterministic and hedged), OpenSSL verifies.
     lines = [sk + ":" + m.hex() + ":" + c.hex() + ":" + ("" if i % 2 == 0 else rng.randbytes(32).hex())

@@ -48,9 +48,10 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
                                                         Backend backend = Backend::Auto);
 
 // The batch size from which Backend::Auto uses the GPU: the environment variable
-// ZKGPU_ED25519_CROSSOVER (a number), else the first number in the file named by
+// ZKGPU_ED25519_CROSSOVER (a decimal integer), else the number in the file named by
 // ZKGPU_ED25519_CROSSOVER_FILE (`zkgpu ed25519 bench --save-crossover FILE` writes it), else
-// ED25519_GPU_CROSSOVER_DEFAULT. Read once per process.
+// ED25519_GPU_CROSSOVER_DEFAULT. Read once per process; a value that is not a decimal integer,
+// or a file that cannot be read or holds anything else, is an Error(InvalidArgument).
 // Measured on the H200 machine (16-thread Xeon host) on 2026-11-30: `zkgpu ed25519 bench
 // --save-crossover` found the GPU faster from 128 signatures with the fixed-window kernels
 // (256 before them; BENCHMARKS.md).

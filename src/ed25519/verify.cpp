@@ -1,10 +1,10 @@
 // The public Ed25519 API: argument checks, mode names, the crossover and backend dispatch.
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "ed25519/cpu.hpp"
+#include "runtime/env.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -56,18 +56,17 @@ void check_lengths(std::span<const Ed25519Item> items) {
 }
 
 uint64_t read_crossover() {
-  auto parse = [](const std::string& s, const char* where) -> uint64_t {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (end == s.c_str()) throw_invalid(std::string("ed25519: ") + where + " does not start with a number: '" + s + "'");
-    return v;
-  };
-  if (const char* env = std::getenv("ZKGPU_ED25519_CROSSOVER")) return parse(env, "ZKGPU_ED25519_CROSSOVER");
-  if (const char* file = std::getenv("ZKGPU_ED25519_CROSSOVER_FILE")) {
-    std::ifstream f(file);
-    std::string word;
-    if (f >> word) return parse(word, "the crossover file");
-    throw_invalid(std::string("ed25519: cannot read a crossover from ZKGPU_ED25519_CROSSOVER_FILE=") + file);
+  if (const auto n = env_uint("ZKGPU_ED25519_CROSSOVER", 0, UINT64_MAX)) return *n;
+  if (const auto file = env_string("ZKGPU_ED25519_CROSSOVER_FILE")) {
+    std::ifstream f(*file);
+    std::string word, extra;
+    if (!(f >> word))
+      throw_invalid("ed25519: cannot read a crossover from ZKGPU_ED25519_CROSSOVER_FILE=" + *file);
+    const auto n = parse_decimal(word, 0, UINT64_MAX);
+    if (!n || f >> extra)
+      throw_invalid("ed25519: ZKGPU_ED25519_CROSSOVER_FILE=" + *file + " must hold one decimal integer "
+                    "(0 to 18446744073709551615) and nothing else; it starts with '" + word + "'");
+    return *n;
   }
   return ED25519_GPU_CROSSOVER_DEFAULT;
 }

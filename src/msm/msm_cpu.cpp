@@ -30,6 +30,7 @@
 
 #include "core/bls12_377/signed_digits.hpp"
 #include "core/huge_pages.hpp"
+#include "runtime/env.hpp"
 #include "zkgpu/status.hpp"
 #if defined(__x86_64__)
 #include "core/bls12_377/field_ifma.hpp"
@@ -42,12 +43,12 @@ namespace zkgpu::bls12_377::cpu {
 
 namespace {
 
-// ZKGPU_MSM_PHASES set: one stderr line per CPU MSM with the CPU time of each phase summed over
+// ZKGPU_MSM_PHASES=1: one stderr line per CPU MSM with the CPU time of each phase summed over
 // the threads (CLOCK_THREAD_CPUTIME_ID: on a shared or oversubscribed machine the wall clock
 // says little about where one thread's time goes) and the wall time of the whole MSM.
 enum Phase { DIGITS, SCATTER, SORT, SUMS, REDUCE, COMBINE, PHASES };
 bool phases_enabled() {
-  static const bool on = std::getenv("ZKGPU_MSM_PHASES") != nullptr;
+  static const bool on = env_flag("ZKGPU_MSM_PHASES");
   return on;
 }
 struct PhaseClock {
@@ -111,16 +112,6 @@ TeExtended te_mul_small(const TeExtended& p, size_t k) {
 // (one in R = 2^(c-1) / 1024 of the window's digits) to stream well. One Zen 4 core, 2^18,
 // c = 15, CPU seconds: 256 buckets 1.9-2.0, 1024 and 4096 1.8, all 16384 (3 MiB) 2.2.
 constexpr size_t RANGE_BUCKETS = 1024;
-
-// ZKGPU_MSM_RANGE_BUCKETS: a power of two in [64, RANGE_BUCKETS], or 0 (unset or invalid).
-size_t range_buckets_override() {
-  static const size_t v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_RANGE_BUCKETS");
-    const size_t s = e ? std::strtoull(e, nullptr, 10) : 0;
-    return s >= 64 && s <= RANGE_BUCKETS && (s & (s - 1)) == 0 ? s : size_t{0};
-  }();
-  return v;
-}
 
 // A_r = sum_j (j + 1) B_j and S_r = sum_j B_j over bucket[0..S): the running sum picks up B_j at
 // j and is added j + 1 times.
@@ -512,12 +503,10 @@ TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, 
   // Smaller ranges when there would be fewer than ~4 tasks per thread (small n, many threads).
   // 512-bucket ranges at 2^20, c = 15, on 16 threads (544 tasks instead of 272, for a shorter
   // tail) made no difference on the Sapphire Rapids host (153.6 against 153.7 and 156.5 ms) and a
-  // slower scatter (more groups), so S stays 1024. ZKGPU_MSM_RANGE_BUCKETS=S (a power of two,
-  // 64..1024) fixes S, for measurements.
+  // slower scatter (more groups), so S stays 1024.
   const size_t threads = static_cast<size_t>(omp_get_max_threads());
   size_t S = std::min(buckets, RANGE_BUCKETS);
   while (S > 64 && W * (buckets / S) < 4 * threads) S /= 2;
-  if (const size_t forced = range_buckets_override(); forced != 0) S = std::min(buckets, forced);
   const size_t R = buckets / S;  // ranges per window (both powers of two)
   // |digit| - 1 >> log2 S is the range: S is a run-time value, and a division by it in the digit
   // and scatter loops was a 64-bit div per digit.

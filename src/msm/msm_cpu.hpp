@@ -8,7 +8,7 @@
 namespace zkgpu::bls12_377::cpu {
 
 // How the bucket additions run: Auto takes the AVX-512 IFMA path (8 additions per step) when the
-// CPU has it and ZKGPU_BLS_NO_IFMA is unset, else the scalar MULX/ADX path; Scalar and Ifma force
+// CPU has it, else the scalar MULX/ADX path; Scalar and Ifma force
 // one (Ifma throws Unavailable without the instructions). All give the same point.
 enum class Accumulation { Auto, Scalar, Ifma };
 bool ifma_available();

@@ -1,10 +1,10 @@
 #include "zkgpu/backend.hpp"
 
 #include <atomic>
-#include <cstdlib>
 #include <fstream>
 #include <thread>
 
+#include "runtime/env.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu {
@@ -37,6 +37,10 @@ const char* to_string(SimdLevel s) {
 bool cuda_usable() { return gpu_info().has_value(); }
 
 Backend resolve_backend(Backend requested, uint64_t work, uint64_t crossover) {
+  // Every batch call passes here on its calling thread before any worker starts: reading the SIMD
+  // level now makes a bad ZKGPU_SIMD an error of this call, not an exception in an OpenMP worker
+  // (which would end the process).
+  (void)simd_level();
   switch (requested) {
     case Backend::Cpu: return Backend::Cpu;
     case Backend::Cuda:
@@ -72,9 +76,8 @@ SimdLevel detected_simd() {
   static const SimdLevel level = [] {
     CpuFeatures f = cpu_features();
     SimdLevel l = f.avx512 ? SimdLevel::Avx512 : f.avx2 ? SimdLevel::Avx2 : SimdLevel::Scalar;
-    if (const char* env = std::getenv("ZKGPU_SIMD")) {
-      std::string_view e(env);
-      SimdLevel cap = e == "scalar" ? SimdLevel::Scalar : e == "avx2" ? SimdLevel::Avx2 : SimdLevel::Avx512;
+    if (const auto e = env_choice("ZKGPU_SIMD", {"scalar", "avx2", "avx512"})) {
+      const SimdLevel cap = *e == "scalar" ? SimdLevel::Scalar : *e == "avx2" ? SimdLevel::Avx2 : SimdLevel::Avx512;
       if (cap < l) l = cap;
     }
     return l;

@@ -142,7 +142,7 @@ TEST(Bls12377Field, X86ArithmeticMatchesPortable) {
     ASSERT_EQ(got, want) << i;
 #endif
   }
-  if (!adx) GTEST_SKIP() << "no BMI2/ADX on this CPU, ZKGPU_BLS_NO_ADX set or an unoptimised build: only add/sub were checked";
+  if (!adx) GTEST_SKIP() << "no BMI2/ADX on this CPU or an unoptimised build: only add/sub were checked";
 }
 #endif
 
@@ -151,7 +151,7 @@ TEST(Bls12377Field, X86ArithmeticMatchesPortable) {
 // additions against the scalar field code: every pair of edge values (0, 1, 2, R, p - 1, ...) and
 // random ones, products, sums, differences and a long chain kept in the IFMA form.
 TEST(Bls12377Field, IfmaLanesMatchScalar) {
-  if (!ifma::AVAILABLE) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  if (!ifma::AVAILABLE) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   Rng rng(8);
   std::vector<Fp> va, vb;
   const std::vector<Fp> edge = fp_edge_values(rng);

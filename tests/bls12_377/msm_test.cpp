@@ -177,7 +177,7 @@ TEST(Bls12377Msm, BasesAreCheckedAndReusable) {
 // (zero scalars, r - 1, repeated points, P and -P, the identity), every window size, all points
 // equal and all scalars equal (one bucket per window: every lane in the same bucket).
 TEST(Bls12377Msm, IfmaAccumulationMatchesScalar) {
-  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   Rng rng(35);
   auto both = [](const std::vector<G1Affine>& pts, const std::vector<Scalar>& s, unsigned c) {
     MsmBases bases(pts, false);
@@ -216,7 +216,7 @@ TEST(Bls12377Msm, IfmaAccumulationMatchesScalar) {
 // The IFMA row of `zkgpu padd bench` adds what it claims: lane l of thread 0 sums
 // bases[(8k + l) mod n] for k < steps (n = 13: the index wraps inside a step).
 TEST(Bls12377Msm, IfmaPaddStreamMatchesScalar) {
-  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or ZKGPU_BLS_NO_IFMA set)";
+  if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
   Rng rng(36);
   std::vector<G1Affine> pts(13);
   for (auto& p : pts) p = mul_g(random_scalar(rng));

@@ -17,11 +17,9 @@ struct CliRun {
   std::string out;  // stdout, and stderr unless dropped
 };
 
-// `input`, when given, is the command's standard input; stderr goes into `out` unless
-// drop_stderr (progress lines that would disturb a parse).
-inline CliRun run_cli(const std::string& args, const std::optional<std::string>& input = std::nullopt,
-                      bool drop_stderr = false) {
-  std::string cmd = cli_path() + " " + args;
+// Runs the shell command `command`, with `input` (when given) as its standard input and
+// `redirect` (shell redirections) appended; returns its exit status and what it wrote to the pipe.
+inline CliRun run_shell(std::string command, const std::optional<std::string>& input, const std::string& redirect) {
   std::string in_path;
   if (input) {
     // A file of its own: ctest runs test processes in parallel.
@@ -30,10 +28,10 @@ inline CliRun run_cli(const std::string& args, const std::optional<std::string>&
     if (fd < 0) return {-1, "mkstemp failed"};
     close(fd);
     std::ofstream(in_path, std::ios::binary) << *input;
-    cmd += " < " + in_path;
+    command += " < " + in_path;
   }
-  cmd += drop_stderr ? " 2>/dev/null" : " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
+  command += redirect;
+  FILE* p = popen(command.c_str(), "r");
   if (!p) return {-1, ""};
   std::string out;
   char buf[4096];
@@ -41,6 +39,25 @@ inline CliRun run_cli(const std::string& args, const std::optional<std::string>&
   const int st = pclose(p);
   if (!in_path.empty()) std::remove(in_path.c_str());
   return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+// `input`, when given, is the command's standard input; stderr goes into `out` unless
+// drop_stderr (progress lines that would disturb a parse).
+inline CliRun run_cli(const std::string& args, const std::optional<std::string>& input = std::nullopt,
+                      bool drop_stderr = false) {
+  return run_shell(cli_path() + " " + args, input, drop_stderr ? " 2>/dev/null" : " 2>&1");
+}
+
+// run_cli with `assignments` ("NAME=value ...") added to the command's environment only.
+inline CliRun run_cli_env(const std::string& assignments, const std::string& args,
+                          const std::optional<std::string>& input = std::nullopt) {
+  return run_shell("env " + assignments + " " + cli_path() + " " + args, input, " 2>&1");
+}
+
+// run_cli with stdout written to `path` (for example /dev/full); `out` holds stderr only.
+inline CliRun run_cli_stdout_to(const std::string& path, const std::string& args,
+                                const std::optional<std::string>& input = std::nullopt) {
+  return run_shell(cli_path() + " " + args, input, " 2>&1 >" + path);
 }
 
 }  // namespace zkgpu::test

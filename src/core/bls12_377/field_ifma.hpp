@@ -26,7 +26,6 @@
 
 #include <array>
 #include <cstdint>
-#include <cstdlib>
 
 #include "core/bls12_377/curve.hpp"
 
@@ -36,10 +35,8 @@
 namespace zkgpu::bls12_377::ifma {
 
 // Run-time choice: the CPU has AVX-512F + IFMA (with OS support: __builtin_cpu_supports checks
-// XCR0) and ZKGPU_BLS_NO_IFMA is unset or 0 (forces the scalar path, for measurements).
+// XCR0).
 inline bool detect() {
-  const char* v = std::getenv("ZKGPU_BLS_NO_IFMA");
-  if (v != nullptr && *v != '\0' && *v != '0') return false;
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }

@@ -14,7 +14,6 @@
 #include <cpuid.h>
 
 #include <cstdint>
-#include <cstdlib>
 
 namespace zkgpu::bls12_377::x86 {
 
@@ -24,13 +23,8 @@ inline bool detect_bmi2_adx() {
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
   return ((b >> 8) & 1) && ((b >> 19) & 1);
 }
-// Read once at start-up; ZKGPU_BLS_NO_ADX=1 in the environment forces the portable multiply (for
-// measurements and for testing the fallback on machines that have ADX).
-inline bool adx_enabled_from_env() {
-  const char* v = std::getenv("ZKGPU_BLS_NO_ADX");
-  return v == nullptr || *v == '\0' || *v == '0';
-}
-inline const bool HAVE_BMI2_ADX = detect_bmi2_adx() && adx_enabled_from_env();
+// Read once at start-up.
+inline const bool HAVE_BMI2_ADX = detect_bmi2_adx();
 
 template <class Cfg>
 struct Consts6 {

@@ -8,10 +8,12 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "cuda/runtime.cuh"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
+#include "runtime/env.hpp"
 
 namespace zkgpu::ed25519::cuda {
 namespace {
@@ -25,7 +27,6 @@ constexpr int NUM_SLOTS = 3;
 // up to about one wave of resident threads on an H200 it finishes sooner; beyond, one lane per
 // signature gives more throughput. ZKGPU_ED25519_COOP_MAX overrides it (0 = never).
 constexpr size_t COOP_MAX_DEFAULT = 8192;
-constexpr size_t MAX_CHUNK_ITEMS = size_t{1} << 17;
 constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
 constexpr size_t MAX_CHUNK_MSG_BYTES = size_t{64} << 20;  // a larger single message gets its own chunk
 
@@ -61,11 +62,13 @@ std::mutex g_mutex;  // one batch at a time per process: the context's buffers a
 std::unique_ptr<Context> g_context;
 bool g_poison = false;
 
-size_t coop_max_from_env() {
-  if (const char* e = std::getenv("ZKGPU_ED25519_COOP_MAX")) return std::strtoull(e, nullptr, 10);
-  return COOP_MAX_DEFAULT;
+// set_coop_max's value, else ZKGPU_ED25519_COOP_MAX, else the default: read on first use (callers
+// hold g_mutex), not at start-up, so a bad value is an error of that call.
+std::optional<size_t> g_coop_max;
+size_t coop_max_locked() {
+  if (!g_coop_max) g_coop_max = env_uint("ZKGPU_ED25519_COOP_MAX", 0, MAX_CHUNK_ITEMS).value_or(COOP_MAX_DEFAULT);
+  return *g_coop_max;
 }
-size_t g_coop_max = coop_max_from_env();
 
 Context& context() {
   if (!g_context) g_context = std::make_unique<Context>();
@@ -95,9 +98,9 @@ void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& l
 }
 
 void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out,
-            cudaStream_t s) {
+            cudaStream_t s, size_t coop_max) {
   if (ctx.poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
-  if (n <= g_coop_max) {
+  if (n <= coop_max) {
     ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
         dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
   } else {
@@ -118,6 +121,7 @@ void finish(Slot& s, std::span<uint8_t> out) {
 
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode) {
   std::lock_guard lock(g_mutex);
+  const size_t coop = coop_max_locked();
   Context& ctx = context();
   // Enough chunks for the streams to overlap on big batches, one chunk for small ones.
   const size_t chunk_items = std::clamp(items.size() / (2 * NUM_SLOTS), MIN_CHUNK_ITEMS, MAX_CHUNK_ITEMS);
@@ -137,7 +141,7 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
       s.ensure(lay.bytes(), lay.n);
       pack(s.host_in.data(), items.subspan(pos, lay.n), lay);
       s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
-      launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream);
+      launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, coop);
       s.dev_out.download(s.host_out.data(), lay.n, s.stream);
       s.first = pos;
       s.n = lay.n;
@@ -161,7 +165,7 @@ void set_coop_max(size_t items) {
 
 size_t coop_max() {
   std::lock_guard lock(g_mutex);
-  return g_coop_max;
+  return coop_max_locked();
 }
 
 void set_result_poison(bool on) {
@@ -177,6 +181,7 @@ void release_context() {
 std::vector<double> time_verify_device(std::span<const Ed25519Item> items, VerifyMode mode, int warmup, int runs) {
   if (items.empty()) return {};
   std::lock_guard lock(g_mutex);
+  const size_t coop = coop_max_locked();
   Context& ctx = context();
   ChunkLayout lay;
   lay.n = items.size();
@@ -189,7 +194,7 @@ std::vector<double> time_verify_device(std::span<const Ed25519Item> items, Verif
   std::vector<double> ms;
   for (int r = 0; r < warmup + runs; ++r) {
     start.record(s.stream);
-    launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream);
+    launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, coop);
     stop.record(s.stream);
     stop.sync();
     if (r >= warmup) ms.push_back(stop.since(start));

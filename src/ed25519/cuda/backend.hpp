@@ -16,9 +16,13 @@ namespace zkgpu::ed25519::cuda {
 // Batches are split into chunks whose upload, kernel and download overlap on several streams.
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode);
 
+// A batch is verified in chunks of at most this many signatures.
+inline constexpr size_t MAX_CHUNK_ITEMS = size_t{1} << 17;
+
 // Chunks of at most this many signatures run the low-latency kernel (4 lanes per signature);
-// larger ones one lane per signature. Default 8192, or ZKGPU_ED25519_COOP_MAX; tests and the
-// bench set it to cover and compare both kernels.
+// larger ones one lane per signature (0: none; MAX_CHUNK_ITEMS or more: all). Default 8192, or
+// ZKGPU_ED25519_COOP_MAX (0 to MAX_CHUNK_ITEMS, read on first use); tests and the bench set it to
+// cover and compare both kernels.
 void set_coop_max(size_t items);
 size_t coop_max();
 

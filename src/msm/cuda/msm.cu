@@ -25,6 +25,7 @@
 #include "core/bls12_377/signed_digits.hpp"
 #include "cuda/runtime.cuh"
 #include "msm/cuda/api.hpp"
+#include "runtime/env.hpp"
 
 namespace zkgpu::bls12_377 {
 
@@ -572,16 +573,6 @@ void ensure_temp(Workspace& ws, size_t bytes) { grow(ws.temp, bytes); }
 
 unsigned blocks_for(size_t n) { return rt::ceil_div(std::max<size_t>(n, 1), BLOCK); }
 
-// ZKGPU_MSM_MAX_CHUNK=S (measurements) raises the cap above MAX_CHUNK (up to 512); the buffers
-// sized by chunk_capacity still fit, as longer chunks only mean fewer of them.
-uint32_t max_chunk() {
-  static const uint32_t v = [] {
-    const char* e = std::getenv("ZKGPU_MSM_MAX_CHUNK");
-    return e ? static_cast<uint32_t>(std::clamp(std::atoi(e), static_cast<int>(MAX_CHUNK), 512)) & ~1u : MAX_CHUNK;
-  }();
-  return v;
-}
-
 // Threads of the level-0 sums kernel the GPU holds at once (3 blocks of 128 per SM: 50688 on an H200).
 size_t resident_sum_threads() {
   static const size_t v = [] {
@@ -594,17 +585,12 @@ size_t resident_sum_threads() {
   return v;
 }
 
-// Entries per chunk for L sorted entries: at most max_chunk(), at least 4, and such that the chunks
+// Entries per chunk for L sorted entries: at most MAX_CHUNK, at least 4, and such that the chunks
 // fill whole waves of resident threads: every thread does the same work, so a last wave a sixth
-// full (2^20 points: 2^18 chunks of 52 entries made 5.17 waves) costs as long as a full one.
-// ZKGPU_MSM_FULL_WAVES=0 (measurements) restores the fixed 2^18 chunks.
+// full (2^20 points: 2^18 chunks of 52 entries made 5.17 waves, with the fixed 2^18 chunks this
+// rule replaced) costs as long as a full one.
 uint32_t chunk_entries(size_t L) {
-  static const bool full_waves = [] {
-    const char* e = std::getenv("ZKGPU_MSM_FULL_WAVES");
-    return !(e && std::atoi(e) == 0);
-  }();
-  const size_t maxc = max_chunk();
-  if (!full_waves) return static_cast<uint32_t>(std::clamp<size_t>((L + (1u << 18) - 1) >> 18, 4, maxc));
+  const size_t maxc = MAX_CHUNK;
   const size_t cap = resident_sum_threads();
   const size_t waves = std::max<size_t>(1, (L + maxc * cap - 1) / (maxc * cap));
   const size_t S = std::clamp<size_t>((L + waves * cap - 1) / (waves * cap), 4, maxc);
@@ -616,8 +602,8 @@ uint32_t chunk_entries(size_t L) {
 size_t chunks_for(size_t L) { return std::max<size_t>(1, (L + chunk_entries(L) - 1) / chunk_entries(L)); }
 // The most chunks any L <= entries gives, so buffers sized by it fit the first level (L = the
 // nonzero digits) and every later one (at most 2 * chunks entries): S >= 4 gives at most L/4
-// chunks; with W waves of C threads, S >= L/(W*C) gives at most W*C <= L/64 + C chunks (and the
-// fixed rule at most max(L/64, 2^18)).
+// chunks; with W waves of C threads, S >= L/(W*C) gives at most W*C <= L/64 + C chunks (C taken
+// as at least 2^18, the bound of the former fixed rule).
 size_t chunk_capacity(size_t entries) {
   const size_t cap = std::max<size_t>(resident_sum_threads(), size_t{1} << 18);
   return std::max<size_t>(1, std::min<size_t>((entries + 3) / 4, (entries + MAX_CHUNK - 1) / MAX_CHUNK + cap));
@@ -764,20 +750,11 @@ struct Slice {
 // plus about 30 of the bases' conversion on the GPU): 1/8, 2/8, 5/8 (ratio 2), one merge fewer
 // than 1/8, 1/8, 1/4, 1/2 (H200 run 3: merges 3.3 ms, device 148 ms), each slice's work still
 // longer than the next slice's upload.
-// ZKGPU_MSM_SLICES=Dr,Rr,Df,Rf (measurements): div and ratio with resident bases, then with bases
-// from host; D = 1 gives one slice.
+// Div and ratio with resident bases, then with bases from host; D = 1 would give one slice.
 struct SlicePlan {
   unsigned div_resident = 11, ratio_resident = 3, div_from_host = 8, ratio_from_host = 2;
 };
 constexpr uint32_t RESIDENT_SLICE_MIN_N = 1u << 20;
-SlicePlan slice_plan() {
-  SlicePlan p;
-  if (const char* e = std::getenv("ZKGPU_MSM_SLICES")) {
-    unsigned d = 0, r = 0, df = 0, f = 0;
-    if (std::sscanf(e, "%u,%u,%u,%u", &d, &r, &df, &f) == 4 && d >= 1 && r >= 1 && df >= 1 && f >= 1) p = {d, r, df, f};
-  }
-  return p;
-}
 
 std::vector<Slice> plan_slices(uint32_t n, uint32_t min_first, unsigned div, unsigned ratio) {
   std::vector<Slice> out;
@@ -842,13 +819,17 @@ void upload_bases_slice(Workspace& ws, const G1Affine* host_points, Slice sl, cu
     ZKGPU_CUDA_CHECK(cudaEventRecord(converted[j], *ws.convert_streams[j]));
 }
 
-// ZKGPU_MSM_PHASES set: one line per MSM on stderr with the time between marks (events on the
+// ZKGPU_MSM_PHASES=1: one line per MSM on stderr with the time between marks (events on the
 // compute stream, so host waits in between count too), summed per name over the slices: the
 // breakdown the benchmark totals lack. "upload" is what the compute stream waited for uploads and
 // digits beyond its own work.
 class PhaseTimer {
  public:
-  explicit PhaseTimer(cudaStream_t s) : s_(s), on_(std::getenv("ZKGPU_MSM_PHASES") != nullptr) { mark("start"); }
+  explicit PhaseTimer(cudaStream_t s) : s_(s), on_(enabled()) { mark("start"); }
+  static bool enabled() {
+    static const bool on = env_flag("ZKGPU_MSM_PHASES");
+    return on;
+  }
   ~PhaseTimer() {
     for (auto& m : marks_) cudaEventDestroy(m.second);
   }
@@ -889,12 +870,9 @@ class PhaseTimer {
 
 // Buckets per part in the reduction's first stage: up to MAX_REDUCE_LEN while that leaves at least
 // REDUCE_PARTS parts (a power of two dividing the buckets of a window).
-// ZKGPU_MSM_REDUCE_PARTS=k (measurements) sets REDUCE_PARTS to 2^k; `forced` (tests), when not 0,
-// replaces it.
+// `forced` (tests), when not 0, replaces it.
 uint32_t reduce_len(size_t nbuckets, uint32_t buckets_per_window, size_t forced) {
-  size_t target = REDUCE_PARTS;
-  if (const char* e = std::getenv("ZKGPU_MSM_REDUCE_PARTS")) target = size_t{1} << std::clamp(std::atoi(e), 4, 24);
-  if (forced) target = forced;
+  const size_t target = forced ? forced : REDUCE_PARTS;
   uint32_t len = 1;
   while (len < MAX_REDUCE_LEN && 2 * len <= buckets_per_window && nbuckets / (2 * len) >= target) len *= 2;
   return len;
@@ -980,7 +958,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   if (entries >= (size_t{1} << 31)) throw_invalid("MSM too large for 32-bit entry indices; use a wider window");
 
   const uint32_t min_first = static_cast<uint32_t>(ws.min_slice ? ws.min_slice : MIN_SLICE);
-  const SlicePlan plan = slice_plan();
+  const SlicePlan plan{};
   std::vector<Slice> slices{{0, n}};
   if (host_points)
     slices = plan_slices(n, min_first, plan.div_from_host, plan.ratio_from_host);
@@ -1273,10 +1251,6 @@ unsigned table_window_bits(size_t n) {
   // With one shared bucket set the cost is about n*W additions into buckets plus 2.5 per bucket
   // (identity fill, running sums); c <= 23 keeps the sorted keys at 23 bits (three radix passes).
   if (forced_table_window) return forced_table_window;
-  if (const char* e = std::getenv("ZKGPU_MSM_TABLE_WINDOW")) {  // measurements: the table's c
-    const int c = std::atoi(e);
-    if (c >= 8 && c <= 23) return static_cast<unsigned>(c);
-  }
   unsigned best = 8;
   double best_cost = 1e300;
   for (unsigned c = 8; c <= 23; ++c) {

@@ -477,10 +477,7 @@ struct SignLayout {
   size_t ok() const { return align64(n * P::SIG_BYTES); }
   size_t prof() const { return align64(ok() + n); }  // the phase profile, when tracing
   size_t out_bytes() const { return prof() + (tracing() ? PROF_SLOTS * sizeof(unsigned long long) : 0); }
-  static bool tracing() {
-    static const bool on = std::getenv("ZKGPU_PQ_TRACE") != nullptr;
-    return on;
-  }
+  static bool tracing() { return trace_enabled(); }
 };
 
 // With ZKGPU_PQ_TRACE: one stderr line per chunk with the share of warp time in each phase.

@@ -359,15 +359,8 @@ Pipeline& kem_pipeline() {
 }
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
-// Items per chunk: chunk_items' choice, or ZKGPU_PQ_KEM_CHUNK when set (a tuning knob for runs on
-// the GPU machine, read once; like ZKGPU_PQ_TRACE it changes no result, only the chunking).
-size_t kem_chunk(size_t n) {
-  static const size_t forced = [] {
-    const char* v = std::getenv("ZKGPU_PQ_KEM_CHUNK");
-    return v ? size_t(std::strtoull(v, nullptr, 10)) : size_t(0);
-  }();
-  return forced ? forced : chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK);
-}
+// Items per chunk.
+size_t kem_chunk(size_t n) { return chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK); }
 
 template <class F>
 void with_rank(int k, F&& f) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/runtime.cuh"
+#include "runtime/env.hpp"
 
 namespace zkgpu::cuda::pq_launch {
 
@@ -34,14 +35,18 @@ inline void finish() {
   ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// With ZKGPU_PQ_TRACE set, a batch call (or one chunk of it) prints the device time of each of its
+// With ZKGPU_PQ_TRACE=1, a batch call (or one chunk of it) prints the device time of each of its
 // phases (uploads, each kernel, downloads) on its stream, and the host wall time, to stderr: a
 // diagnostic for runs on the GPU machine, where the CLI bench only sees the whole call. Costs
 // nothing when unset.
+inline bool trace_enabled() {
+  static const bool on = env_flag("ZKGPU_PQ_TRACE");
+  return on;
+}
 class Trace {
  public:
   Trace(const char* what, size_t n, cudaStream_t stream = nullptr)
-      : on_(std::getenv("ZKGPU_PQ_TRACE") != nullptr), what_(what), n_(n), stream_(stream),
+      : on_(trace_enabled()), what_(what), n_(n), stream_(stream),
         t0_(std::chrono::steady_clock::now()) {
     mark("start");
   }

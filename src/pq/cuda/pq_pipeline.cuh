@@ -13,36 +13,18 @@
 #include <mutex>
 
 #include "pq/cuda/pq_launch.cuh"
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
-#include <omp.h>
-#endif
 
 namespace zkgpu::cuda::pq_launch {
 
-// Bytes per piece of parallel_copy: 1 MB, or ZKGPU_PQ_COPY_PIECE_KB when set (0: one piece per
-// OpenMP thread), read once. A tuning knob for the GPU machine, where the host copies into and out
-// of pinned staging bound the ML-KEM batch calls; it changes no result. (Non-temporal stores were
-// tried there and made those copies slower.)
-inline size_t copy_piece_bytes() {
-  static const size_t piece = [] {
-    const char* v = std::getenv("ZKGPU_PQ_COPY_PIECE_KB");
-    return v ? size_t(std::strtoull(v, nullptr, 10)) * 1024 : size_t(1) << 20;
-  }();
-  return piece;
-}
+// Bytes per piece of parallel_copy. (Non-temporal stores were tried on the GPU machine, where the
+// host copies into and out of pinned staging bound the ML-KEM batch calls, and made those copies
+// slower.)
+constexpr size_t COPY_PIECE_BYTES = size_t(1) << 20;
 
 // Copies with the host's threads when the translation unit is built with OpenMP (pinned staging
 // is filled at memory bandwidth, not at one core's copy rate); serial otherwise.
 inline void parallel_copy(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  size_t piece = copy_piece_bytes();
-  if (piece == 0) {
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
-    const auto threads = size_t(omp_get_max_threads());
-#else
-    const size_t threads = 1;
-#endif
-    piece = std::max(size_t(4096), (bytes + threads - 1) / threads);
-  }
+  const size_t piece = COPY_PIECE_BYTES;
   const auto pieces = int64_t((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(static) if (pieces > 1)
   for (int64_t p = 0; p < pieces; ++p) {

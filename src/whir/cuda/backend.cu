@@ -14,6 +14,7 @@
 #include "cuda/hash/hash.cuh"
 #include "cuda/ntt/ntt.cuh"
 #include "cuda/runtime.cuh"
+#include "runtime/env.hpp"
 #include "whir/cuda/backend.hpp"
 #include "whir/cuda/kernels.cuh"
 #include "whir/poly.hpp"
@@ -157,10 +158,7 @@ void upload_witness(Workspace& ws, const BabyBear* host, size_t n, BabyBear* dev
 
 // ZKGPU_WHIR_PROFILE=1: per-stage totals after each prove; 2: also every stage call as it ends.
 int profile_level() {
-  static const int level = [] {
-    const char* e = std::getenv("ZKGPU_WHIR_PROFILE");
-    return e && *e ? std::atoi(e) : 0;
-  }();
+  static const int level = static_cast<int>(env_uint("ZKGPU_WHIR_PROFILE", 0, 2).value_or(0));
   return level;
 }
 bool profiling_enabled() { return profile_level() > 0; }

@@ -1,0 +1,62 @@
+#include "runtime/env.hpp"
+
+#include <cstdlib>
+
+#include "zkgpu/status.hpp"
+
+namespace zkgpu {
+namespace {
+
+[[noreturn]] void bad_value(const char* name, const std::string& value, const std::string& accepted) {
+  throw_invalid(std::string("environment variable ") + name + "='" + value + "': expected " + accepted +
+                " (or leave it unset)");
+}
+
+}  // namespace
+
+std::optional<std::string> env_string(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  return std::string(v);
+}
+
+std::optional<uint64_t> parse_decimal(std::string_view text, uint64_t min, uint64_t max) {
+  if (text.empty()) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto d = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return std::nullopt;  // overflow
+    v = v * 10 + d;
+  }
+  if (v < min || v > max) return std::nullopt;
+  return v;
+}
+
+std::optional<uint64_t> env_uint(const char* name, uint64_t min, uint64_t max) {
+  const auto v = env_string(name);
+  if (!v) return std::nullopt;
+  const auto n = parse_decimal(*v, min, max);
+  if (!n) bad_value(name, *v, "a decimal integer from " + std::to_string(min) + " to " + std::to_string(max));
+  return n;
+}
+
+bool env_flag(const char* name) {
+  const auto v = env_string(name);
+  if (!v || *v == "0") return false;
+  if (*v == "1") return true;
+  bad_value(name, *v, "0 or 1");
+}
+
+std::optional<std::string> env_choice(const char* name, std::initializer_list<const char*> allowed) {
+  const auto v = env_string(name);
+  if (!v) return std::nullopt;
+  std::string list;
+  for (const char* a : allowed) {
+    if (*v == a) return v;
+    list += (list.empty() ? "" : ", ") + std::string(a);
+  }
+  bad_value(name, *v, "one of " + list);
+}
+
+}  // namespace zkgpu
