@@ -7,6 +7,16 @@
 # Environment: GTEST_FILTER (tests to run, default all; "-" skips the tests), GBENCH (a Google
 # Benchmark filter: also run those benchmarks of zkgpu_bench, JSON to gbench.json), RUNS (timed
 # runs per figure, default 7), MSM_LOG_N (default 16..24).
+#
+#   scripts/gpu-check.sh --sanitize
+#   runs only the GPU tests, in small mode (ZKGPU_TEST_SMALL=1), once under each compute-sanitizer
+#   tool (memcheck with --leak-check full, racecheck, initcheck, synccheck; --error-exitcode 1),
+#   each with its own time limit, logs in $OUT/sanitize-<tool>.log, then a table: tool, tests
+#   run, failed, sanitizer errors, seconds, result (docs/gpu-testing.md). Environment:
+#   GTEST_FILTER (default: the GPU suites, SANITIZE_FILTER_DEFAULT below), SANITIZE_TOOLS (default
+#   "memcheck racecheck initcheck synccheck"), SANITIZE_LIMIT (seconds per tool, default 130:
+#   four tools and the set-up fit one 10-minute device call), COMPUTE_SANITIZER (the binary; default from PATH or
+#   /usr/local/cuda/bin), ZKGPU_TEST_SMALL (default 1; 0 runs the full sizes).
 # Uses binaries staged by scripts/build-for-gpu.sh in .carry/ when present, else builds here.
 # Full logs and JSON go to $OUT (the device tool brings that folder back) or /tmp/gpu-check.
 set -uo pipefail
@@ -14,8 +24,17 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 out=${OUT:-/tmp/gpu-check}
 mkdir -p "$out"
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=1
+  shift
+  [ $# -eq 0 ] || { echo "--sanitize takes no modules (got: $*)"; exit 2; }
+fi
 modules=("$@")
 [ ${#modules[@]} -eq 0 ] && modules=(ntt poseidon2 merkle pow)
+# Every test that runs GPU code in the test process (suite names as they are; the CLI tests that
+# reach the GPU through a zkgpu subprocess are not in it).
+SANITIZE_FILTER_DEFAULT='CudaNtt.*:CudaHash.*:MerkleGpu.*:PowGrindGpu.*:Ed25519Cuda.*:Bls12377MsmGpu.*:Bls12377PaddGpu.*:AllSets/MlKemCuda.*:AllSets/MlDsaCuda.*:WhirGpu.*'
 
 [ -f .carry.tgz ] && [ ! -d .carry ] && tar xzf .carry.tgz
 if [ -x .carry/bin/zkgpu_tests ] && LD_LIBRARY_PATH=$root/.carry/lib .carry/bin/zkgpu info >/dev/null 2>&1; then
@@ -31,6 +50,82 @@ export ZKGPU_VECTORS_DIR=$root/tests/vectors ZKGPU_CLI_PATH=$bin/zkgpu
 
 nvidia-smi --query-gpu=name,memory.total,memory.used,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$out/nvidia-smi.csv"
 "$bin/zkgpu" info | tee "$out/info.txt"
+
+if [ $sanitize -eq 1 ]; then
+  cs=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+  [ -x "$cs" ] || { echo "compute-sanitizer not found (set COMPUTE_SANITIZER)"; exit 2; }
+  "$cs" --version | tail -1
+  filter=${GTEST_FILTER:-$SANITIZE_FILTER_DEFAULT}
+  limit=${SANITIZE_LIMIT:-130}
+  export ZKGPU_TEST_SMALL=${ZKGPU_TEST_SMALL:-1} OMP_WAIT_POLICY=passive
+  echo "== compute-sanitizer, ZKGPU_TEST_SMALL=$ZKGPU_TEST_SMALL, ${limit}s per tool, filter $filter"
+  : >"$out/sanitize.tsv"
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+    extra=()
+    case "$tool" in
+      memcheck) extra=(--leak-check full) ;;
+      racecheck | initcheck | synccheck) ;;
+      *) echo "unknown tool $tool"; exit 2 ;;
+    esac
+    log=$out/sanitize-$tool.log
+    echo "-- $tool"
+    start=$SECONDS
+    # timeout signals its whole process group: the tool and the test process both end.
+    timeout --kill-after=15 "$limit" "$cs" --tool "$tool" "${extra[@]}" --error-exitcode 1 --print-limit 100 \
+      "$bin/zkgpu_tests" --gtest_filter="$filter" --gtest_color=no >"$log" 2>&1
+    rc=$?
+    printf '%s\t%s\t%s\n' "$tool" "$rc" "$((SECONDS - start))" >>"$out/sanitize.tsv"
+  done
+  # The table, from each log: gtest's per-test result lines and the tool's summary lines.
+  python3 - "$out" <<'PY'
+import re, sys, os
+out = sys.argv[1]
+rows, bad = [], False
+print(f"{'tool':10} {'tests':>6} {'failed':>6} {'errors':>6} {'seconds':>7}  result")
+for line in open(os.path.join(out, "sanitize.tsv")):
+    tool, rc, secs = line.split()
+    rc = int(rc)
+    text = open(os.path.join(out, f"sanitize-{tool}.log"), errors="replace").read()
+    # "[  FAILED  ] Set/Suite.Test/0, where GetParam() = 512 (5 ms)": the name is the first word.
+    done = re.findall(r"^\[ +(OK|FAILED|SKIPPED) +\] ([^\s,]+).* \(\d+ ms\)$", text, re.M)
+    ran = sum(1 for r, _ in done if r != "SKIPPED")
+    failed = [name for r, name in done if r == "FAILED"]
+    # The tool counts a nonzero exit of the tests as one error of its own; that is a test failure.
+    errors = sum(int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", text))
+    errors -= len(re.findall(r"Target application returned an error", text))
+    leaks = re.findall(r"LEAK SUMMARY: (\d+) bytes leaked in (\d+) allocations", text)
+    race = re.findall(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, (\d+) warnings?\)", text)
+    errors += sum(int(e) for e, _ in race)
+    warnings = sum(int(w) for _, w in race)
+    started = re.findall(r"^\[ RUN +\] (\S+)$", text, re.M)
+    finished = {name for _, name in done}
+    if rc in (124, 137):
+        pending = [s for s in started if s not in finished]
+        result = "TIMEOUT" + (f" in {pending[-1]}" if pending else "")
+    elif errors:
+        result = "FAIL (sanitizer errors)"
+    elif failed or rc != 0:
+        result = f"FAIL (rc {rc}" + (f", {len(failed)} tests failed" if failed else "") + ")"
+    elif ran == 0:
+        result = "FAIL (no test ran)"
+    else:
+        result = "pass"
+    if warnings:
+        result += f" ({warnings} racecheck warnings)"
+    if any(int(b) for b, _ in leaks):
+        result += f" ({sum(int(b) for b, _ in leaks)} bytes leaked in {sum(int(a) for _, a in leaks)} allocations)"
+    bad |= not result.startswith("pass")
+    print(f"{tool:10} {ran:>6} {len(failed):>6} {errors:>6} {secs:>7}  {result}")
+    for name in failed[:5]:
+        print(f"{'':10} failed: {name}")
+    heads = [l for l in text.splitlines() if re.match(
+        r"========= (Invalid|Program hit|Error|Race|Uninitialized|Barrier|Leaked|Warning|Potential|Detected)", l)]
+    for l in heads[:5]:
+        print(f"{'':10} {l}")
+sys.exit(1 if bad else 0)
+PY
+  exit $?
+fi
 
 test_rc=0
 if [ "${GTEST_FILTER:-*}" != "-" ]; then

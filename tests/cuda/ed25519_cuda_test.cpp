@@ -1,7 +1,8 @@
 // Ed25519 on the GPU against the CPU backend, byte for byte: fresh random batches (valid and
 // mutated items, messages of many lengths) at sizes around the chunking boundaries, the labelled
 // edge cases in every mode, with a poisoned device result buffer and poisoned host output. Needs
-// a GPU; skips without one.
+// a GPU; skips without one. Small mode (ZKGPU_TEST_SMALL=1) keeps every kernel and chunking path
+// on fewer and shorter items (see each test).
 #include <algorithm>
 #include <cstdint>
 
@@ -23,13 +24,15 @@ struct PoisonGuard {
   PoisonGuard() { ed25519::cuda::set_result_poison(true); }
   ~PoisonGuard() { ed25519::cuda::set_result_poison(false); }
 };
-// Which kernel runs: 0 = one lane per signature always, SIZE_MAX = 4 lanes per signature always.
+// Which kernel runs: 0 = one lane per signature always, SIZE_MAX = 4 lanes per signature always,
+// else the 4-lane kernel for chunks of at most that many (the default, 8192; small mode 2048, so
+// that a batch of 4097, chunks of 4096 and 1, runs both kernels).
 struct CoopGuard {
   size_t saved = ed25519::cuda::coop_max();
   explicit CoopGuard(size_t v) { ed25519::cuda::set_coop_max(v); }
   ~CoopGuard() { ed25519::cuda::set_coop_max(saved); }
 };
-constexpr size_t KERNEL_CHOICES[] = {0, SIZE_MAX, 8192};
+std::vector<size_t> kernel_choices() { return test::sized<size_t>({0, SIZE_MAX, 8192}, {0, SIZE_MAX, 2048}); }
 #endif
 
 [[maybe_unused]] std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
@@ -70,12 +73,15 @@ TEST(Ed25519Cuda, RandomBatchesEqualCpuAtManySizes) {
 #if ZKGPU_HAVE_CUDA
   PoisonGuard poison;
   test::Rng rng(102);
-  for (size_t n : {1u, 2u, 3u, 31u, 63u, 64u, 65u, 1000u, 4095u, 4096u, 4097u, 24577u, 65536u, 200003u}) {
+  // Chunks hold at least 4096 signatures: 4097 takes two, and 12289 (small mode's largest) four,
+  // so a stream slot is reused.
+  for (size_t n : test::sized<size_t>({1, 2, 3, 31, 63, 64, 65, 1000, 4095, 4096, 4097, 24577, 65536, 200003},
+                                      {1, 2, 3, 31, 63, 64, 65, 1000, 4096, 4097, 12289})) {
     const auto batch = fresh_batch(n, rng);
     const auto items = test::items_of(batch);
     for (Ed25519Mode m : ALL_MODES) {
       const auto cpu = ed25519_verify_batch(items, m, Backend::Cpu);
-      for (size_t coop : KERNEL_CHOICES) {
+      for (size_t coop : kernel_choices()) {
         if (coop == SIZE_MAX && n > 70000) continue;  // the 4-lane kernel is for small chunks
         CoopGuard kernel(coop);
         const auto gpu = gpu_verdicts(items, m);
@@ -107,7 +113,7 @@ TEST(Ed25519Cuda, EdgeCasesEveryModeEqualLabels) {
   const std::pair<Ed25519Mode, const char*> cols[] = {{Ed25519Mode::Openssl, "go_openssl_boringssl_dalek_verify"},
                                                       {Ed25519Mode::Strict, "dalek_verify_strict"},
                                                       {Ed25519Mode::Zip215, "zip215_zebra_consensus"}};
-  for (size_t coop : KERNEL_CHOICES) {
+  for (size_t coop : kernel_choices()) {
     CoopGuard kernel(coop);
     for (const auto& [m, col] : cols) {
       const auto gpu = gpu_verdicts(items, m);
@@ -123,21 +129,25 @@ TEST(Ed25519Cuda, KnownAnswersAndHugeMessagesAcrossChunks) {
 #if ZKGPU_HAVE_CUDA
   PoisonGuard poison;
   const auto supercop = test::supercop_cases();
-  for (size_t coop : KERNEL_CHOICES) {
+  for (size_t coop : kernel_choices()) {
     CoopGuard kernel(coop);
     EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl), std::vector<uint8_t>(1024, 1)) << coop;
   }
   // 70 one-MiB messages exceed one chunk's message budget (64 MiB): the batch splits by bytes.
+  // (Small mode: 1025 messages of 64 KiB, the first 1024 filling the budget exactly, so a thread
+  // hashes 64 KiB instead of 1 MiB.)
   test::Signer signer(103);
+  const size_t count = test::sized<size_t>(70, 1025), len = test::sized<size_t>(1 << 20, 64 << 10);
   std::vector<SigCase> big;
-  for (int i = 0; i < 70; ++i) big.push_back(signer.sign(1 << 20));
-  big[69].msg.back() ^= 1;
+  for (size_t i = 0; i < count; ++i) big.push_back(signer.sign(len));
+  big[count - 1].msg.back() ^= 1;
   big[3].msg.front() ^= 1;
   const auto items = test::items_of(big);
   const auto gpu = gpu_verdicts(items, Ed25519Mode::Openssl);
-  for (size_t i = 0; i < big.size(); ++i) EXPECT_EQ(gpu[i], (i == 3 || i == 69) ? 0 : 1) << i;
-  // One message larger than the chunk budget on its own.
-  std::vector<SigCase> huge = {signer.sign(65u << 20), signer.sign(10)};
+  for (size_t i = 0; i < big.size(); ++i) EXPECT_EQ(gpu[i], (i == 3 || i == count - 1) ? 0 : 1) << i;
+  // One message larger than the chunk budget on its own (small mode: by one byte, the least that
+  // takes this path; the budget is a constant of the library, with no test hook).
+  std::vector<SigCase> huge = {signer.sign(test::sized<size_t>(65u << 20, (64u << 20) + 1)), signer.sign(10)};
   EXPECT_EQ(gpu_verdicts(test::items_of(huge), Ed25519Mode::Zip215), (std::vector<uint8_t>{1, 1}));
 #endif
 }

@@ -93,7 +93,7 @@ void check_gpu_permutation(Poseidon2Constants set, size_t n, uint64_t salt) {
 TEST(CudaHash, Poseidon2MatchesCpu) {
   ZKGPU_REQUIRE_GPU();
   uint64_t salt = 100;
-  for (size_t n : {size_t(1), size_t(31), size_t(32), size_t(1000), size_t(65537)})
+  for (size_t n : test::sized<size_t>({1, 31, 32, 1000, 65537}, {1, 31, 32, 1000, 4097}))
     for (auto set : {Poseidon2Constants::Plonky3, Poseidon2Constants::Whir}) {
       check_gpu_permutation<16>(set, n, ++salt);
       check_gpu_permutation<24>(set, n, ++salt);
@@ -140,16 +140,19 @@ TEST(CudaHash, MerkleAllNodesMatchCpu) {
   ZKGPU_REQUIRE_GPU();
   uint64_t salt = 400;
   struct Case { size_t rows, cols; };
-  const Case cases[] = {{1, 0},    {1, 9},     {2, 1},      {2, 16},     {4, 2},      {4, 24},   {256, 8},
-                        {256, 9},  {256, 0},   {1024, 16},  {1024, 1},   {1024, 24},  {512, 4},  {2048, 2},
-                        {1 << 16, 16}, {1 << 16, 9}, {1 << 16, 8}, {1 << 20, 2}};
+  // Small mode: the wide trees at 2^12 and 2^13 rows (several launches before the tail either way).
+  const std::vector<Case> cases = test::sized<Case>(
+      {{1, 0}, {1, 9}, {2, 1}, {2, 16}, {4, 2}, {4, 24}, {256, 8}, {256, 9}, {256, 0}, {1024, 16}, {1024, 1},
+       {1024, 24}, {512, 4}, {2048, 2}, {1 << 16, 16}, {1 << 16, 9}, {1 << 16, 8}, {1 << 20, 2}},
+      {{1, 0}, {1, 9}, {2, 1}, {2, 16}, {4, 2}, {4, 24}, {256, 8}, {256, 9}, {256, 0}, {1024, 16}, {1024, 1},
+       {1024, 24}, {512, 4}, {2048, 2}, {1 << 12, 16}, {1 << 12, 9}, {1 << 12, 8}, {1 << 13, 2}});
   for (const auto& c : cases) check_gpu_merkle(c.rows, c.cols, Poseidon2Constants::Whir, ++salt);
   check_gpu_merkle(1024, 16, Poseidon2Constants::Plonky3, ++salt);
 }
 
 TEST(CudaHash, MerkleLargeTreeMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
-  check_gpu_merkle(1 << 20, 16, Poseidon2Constants::Whir, 450);
+  check_gpu_merkle(test::sized<size_t>(1 << 20, 1 << 14), 16, Poseidon2Constants::Whir, 450);
 }
 
 TEST(CudaHash, MerkleEveryKernelKind) {
@@ -171,15 +174,20 @@ TEST(CudaHash, MerkleEveryKernelKind) {
 // Every Merkle variant, with the default subtree threshold and with threshold 1 (every launch
 // computes as many levels per thread as the variant allows, so small trees reach every subtree
 // height), on shapes that cover: one row, zero columns, short and vector-loaded chunks, trees that
-// end in the single-block tail directly, and trees with wide level launches before it.
+// end in the single-block tail directly, and trees with wide level launches before it (small mode:
+// the largest at 2^13 rows; at the default threshold every launch of these trees has height 0
+// either way, below 2^18 rows).
 TEST(CudaHash, MerkleEveryVariantMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
   const int saved_variant = cuda::merkle_variant();
   const size_t saved_min = cuda::merkle_subtree_min_threads();
   const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
   struct Case { size_t rows, cols; };
-  const Case cases[] = {{1, 0},   {1, 9},      {2, 16},     {4, 3},        {8, 4},       {256, 8},
-                        {512, 9}, {1024, 0},   {4096, 16},  {1 << 15, 12}, {1 << 17, 16}};
+  const std::vector<Case> cases = test::sized<Case>(
+      {{1, 0}, {1, 9}, {2, 16}, {4, 3}, {8, 4}, {256, 8}, {512, 9}, {1024, 0}, {4096, 16}, {1 << 15, 12},
+       {1 << 17, 16}},
+      {{1, 0}, {1, 9}, {2, 16}, {4, 3}, {8, 4}, {256, 8}, {512, 9}, {1024, 0}, {4096, 16}, {1 << 12, 12},
+       {1 << 13, 16}});
   uint64_t salt = 700;
   for (const auto& c : cases) {
     Rng rng(++salt);

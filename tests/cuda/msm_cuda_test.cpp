@@ -1,6 +1,8 @@
 // BLS12-377 MSM and PADD on the GPU against the CPU backend on fresh random inputs, with the GPU
 // workspace poisoned (0xff bytes) before every MSM. Every test skips without a usable GPU.
-// ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20).
+// ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20, 12 in small mode).
+// Small mode (ZKGPU_TEST_SMALL=1) keeps every window size, slice plan and reduction shape (they
+// depend on the window and the test hooks, not on n) on inputs of about 4000 points.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -64,8 +66,8 @@ TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
   Rng rng(40);
-  for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{100}, size_t{1000}, size_t{4097}, size_t{1} << 16,
-                   (size_t{1} << 16) + 3}) {
+  for (size_t n : sized<size_t>({1, 2, 3, 100, 1000, 4097, size_t{1} << 16, (size_t{1} << 16) + 3},
+                                {1, 2, 3, 100, 1000, 4097})) {
     Input in = random_input(n, rng);
     MsmBases bases(in.points, false);
     G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
@@ -88,11 +90,12 @@ TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
 // The chunked bucket sums at both extremes of run length: a narrow window (every bucket spans many
 // chunks, several levels of partial sums) and a wide one (most buckets shorter than a chunk, runs
 // starting and ending inside chunks), on a size that is not a power of two, both input paths.
+// (Small mode, 2^12 + 7 points: c = 3 still makes chunks of 8 entries, above the minimum of 4.)
 TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
   Rng rng(47);
-  const size_t n = (size_t{1} << 17) + 7;
+  const size_t n = sized((size_t{1} << 17) + 7, (size_t{1} << 12) + 7);
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
   G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
@@ -108,7 +111,7 @@ TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
   Rng rng(42);
-  const size_t n = (size_t{1} << 16) + 5;
+  const size_t n = sized((size_t{1} << 16) + 5, (size_t{1} << 12) + 5);
   Input in = random_input(n, rng);
   in.points[3] = in.points[4];
   in.points[5] = in.points[6].neg();
@@ -131,7 +134,7 @@ TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
 TEST(Bls12377MsmGpu, KnownDiscreteLogsLarge) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
-  unsigned log_n = 20;
+  unsigned log_n = sized(20u, 12u);
   if (const char* e = std::getenv("ZKGPU_MSM_TEST_LOG_N")) log_n = static_cast<unsigned>(std::atoi(e));
   Rng rng(43);
   const size_t n = (size_t{1} << log_n) - 1;  // not a power of two
@@ -175,7 +178,7 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
   Rng rng(48);
-  for (size_t n : {size_t{1}, size_t{77}, size_t{4099}, (size_t{1} << 15) + 1}) {
+  for (size_t n : sized<size_t>({1, 77, 4099, (size_t{1} << 15) + 1}, {1, 77, 4099})) {
     Input in = random_input(n, rng);
     MsmBases bases(in.points, false);
     bases.upload();
@@ -198,30 +201,39 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
 TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
-  SliceGuard small(1000);
+  // Full size: resident slices [0, 4545), [4545, 18180), [18180, n); from host [0, 6250),
+  // [6250, 18750), [18750, n). Small mode, a tenth of the points and of the first slice: resident
+  // [0, 454), [454, 1816), [1816, n); from host [0, 625), [625, 1875), [1875, n).
+  struct Plan {
+    size_t n, min_slice, zero_end, cross_first, cross_end, host_slice_first, host_slice_end, bad;
+  };
+  const Plan pl = sized<Plan>({50003, 1000, 10000, 20000, 26000, 6250, 18750, 40000},
+                              {5003, 100, 1000, 1800, 1900, 625, 1875, 4000});
+  SliceGuard small(pl.min_slice);
   Rng rng(49);
-  // Resident slices [0, 10000), [10000, n); from host [0, 6250), [6250, 18750), [18750, n).
-  const size_t n = 50003;
+  const size_t n = pl.n;
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
   bases.upload();
   const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
   std::vector<std::vector<Scalar>> sets = {in.scalars, in.scalars, in.scalars};
-  for (size_t i = 0; i < 10000; ++i) sets[1][i] = Scalar{};          // first slice all zero
-  for (size_t i = 20000; i < 26000; ++i) sets[1][i] = Scalar{};      // across a boundary
-  for (size_t i = 6250; i < 18750; ++i) sets[2][i] = r_minus(1);     // a whole slice in one bucket
+  // Set 1: the first slices all zero and a zero run (in small mode across 1816 and 1875); set 2: a
+  // whole slice in one bucket.
+  for (size_t i = 0; i < pl.zero_end; ++i) sets[1][i] = Scalar{};
+  for (size_t i = pl.cross_first; i < pl.cross_end; ++i) sets[1][i] = Scalar{};
+  for (size_t i = pl.host_slice_first; i < pl.host_slice_end; ++i) sets[2][i] = r_minus(1);
   for (size_t k = 0; k < sets.size(); ++k) {
     G1Affine expect = msm(bases, sets[k], on(Backend::Cpu));
     EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect) << "table, set " << k;
     EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect) << "per-window buckets, set " << k;
     EXPECT_EQ(msm(in.points, sets[k], on(Backend::Cuda)), expect) << "from host, set " << k;
   }
-  in.points[40000] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
+  in.points[pl.bad] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
   try {
     (void)msm(in.points, in.scalars, on(Backend::Cuda));
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("point 40000"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("point " + std::to_string(pl.bad)), std::string::npos) << e.what();
   }
 }
 
@@ -265,7 +277,7 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
     ~ShapeGuard() { bls12_377::cuda::set_msm_reduce_shape(0, 0); }
   } restore;
   Rng rng(51);
-  const size_t n = 20011;
+  const size_t n = sized<size_t>(20011, 4001);
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
   bases.upload();
@@ -280,7 +292,8 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   for (const Shape sh : {Shape{4, 1}, Shape{9, 64}, Shape{20, 4096}}) {
     bls12_377::cuda::set_msm_reduce_shape(sh.parts_log2, sh.host_pairs);
     for (const bool sliced : {false, true}) {
-      SliceGuard slices(sliced ? 1000 : 0);  // resident slices [0, 4002), [4002, n)
+      // Resident slices [0, 1819), [1819, 7276), [7276, n); small mode [0, 363), [363, 1452), [1452, n).
+      SliceGuard slices(sliced ? sized<size_t>(1000, 200) : 0);
       for (size_t k = 0; k < sets.size(); ++k) {
         const std::string what = "2^" + std::to_string(sh.parts_log2) + " parts, " + std::to_string(sh.host_pairs) +
                                   " host pairs" + (sliced ? ", sliced" : "") + ", set " + std::to_string(k);

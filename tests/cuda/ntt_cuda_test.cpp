@@ -97,6 +97,15 @@ TEST(CudaNtt, MatchesCpuSmallAndMedium) {
 
 TEST(CudaNtt, MatchesCpuLarge) {
   ZKGPU_REQUIRE_GPU();
+  if (test::small_mode()) {
+    // Each pass radix (8, 9, 10) as a first pass with 1, 3 and 16 columns and as a later pass,
+    // two passes of 10 and three passes (2^21), at the smallest sizes that take them.
+    for (unsigned log_n : {16u, 17u})
+      for (size_t cols : {size_t(1), size_t(3)}) check_against_cpu(log_n, cols, 100 * log_n + cols);
+    check_against_cpu(15, 16, 1516);
+    for (unsigned log_n : {20u, 21u}) check_against_cpu(log_n, 1, 100 * log_n + 1);
+    return;
+  }
   for (unsigned log_n : {16u, 17u})
     for (size_t cols : {size_t(1), size_t(3), size_t(16)}) check_against_cpu(log_n, cols, 100 * log_n + cols);
   check_against_cpu(16, 2, 11);
@@ -111,9 +120,13 @@ TEST(CudaNtt, LdeFromCoeffsMatchesCpu) {
     size_t cols;
     unsigned log_blowup;
   };
-  // Output sizes cover one, two and three passes; log_n 0 and blowup 0 are the edges.
-  const Case cases[] = {{0, 1, 0}, {0, 3, 4}, {3, 1, 2}, {5, 3, 1}, {8, 16, 3}, {10, 1, 1}, {9, 2, 4},
-                        {12, 5, 2}, {14, 16, 1}, {18, 1, 3}, {20, 1, 2}, {16, 4, 4}};
+  // Output sizes cover one, two and three passes; log_n 0 and blowup 0 are the edges. Small mode:
+  // three passes at 2^21 and the radix-10 first pass at 2^19 (one column; four at 2^16).
+  const std::vector<Case> cases = test::sized<Case>(
+      {{0, 1, 0}, {0, 3, 4}, {3, 1, 2}, {5, 3, 1}, {8, 16, 3}, {10, 1, 1}, {9, 2, 4}, {12, 5, 2}, {14, 16, 1},
+       {18, 1, 3}, {20, 1, 2}, {16, 4, 4}},
+      {{0, 1, 0}, {0, 3, 4}, {3, 1, 2}, {5, 3, 1}, {8, 16, 3}, {10, 1, 1}, {9, 2, 4}, {12, 5, 2}, {14, 16, 1},
+       {17, 1, 4}, {15, 1, 4}, {12, 4, 4}});
   Rng rng(42);
   for (const Case& k : cases) {
     for (BabyBear shift : {BabyBear::one(), BabyBear::from_canonical(31), rng.fe()}) {
@@ -133,7 +146,9 @@ TEST(CudaNtt, LdeFromCoeffsMatchesCpu) {
 
 // Every kernel variant (src/cuda/ntt/ntt.cuh) against the CPU backend: one and two passes,
 // three passes at 2^17 / 2^20 / 2^24, batched, non-power-of-two columns (the 32-bit division
-// path), and zero-padded LDE (the hoisted padding test).
+// path), and zero-padded LDE (the hoisted padding test). Small mode: three passes at 2^21, the
+// radix-8 first pass of 2^24 at 2^16; LDE with three passes at 2^21 and a radix-10 first pass
+// at 2^19.
 TEST(CudaNtt, EveryVariantMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
   struct Restore {
@@ -144,7 +159,8 @@ TEST(CudaNtt, EveryVariantMatchesCpu) {
   for (int var = 0; var < cuda::kNttVariantCount; ++var) {
     cuda::set_ntt_variant(var);
     SCOPED_TRACE("variant " + std::to_string(var));
-    for (unsigned log_n : {5u, 11u, 13u, 17u, 20u, 24u}) check_against_cpu(log_n, 1, 1000 * var + log_n);
+    for (unsigned log_n : test::sized({5u, 11u, 13u, 17u, 20u, 24u}, {5u, 11u, 13u, 16u, 17u, 20u, 21u}))
+      check_against_cpu(log_n, 1, 1000 * var + log_n);
     check_against_cpu(12, 16, 1000 * var + 50);
     check_against_cpu(13, 3, 1000 * var + 51);
     check_against_cpu(11, 4, 1000 * var + 52);
@@ -153,7 +169,8 @@ TEST(CudaNtt, EveryVariantMatchesCpu) {
       size_t cols;
       unsigned log_blowup;
     };
-    for (const Case& k : {Case{9, 2, 4}, Case{12, 5, 2}, Case{18, 1, 3}, Case{16, 4, 4}}) {
+    for (const Case& k : test::sized<Case>({{9, 2, 4}, {12, 5, 2}, {18, 1, 3}, {16, 4, 4}},
+                                           {{9, 2, 4}, {12, 5, 2}, {17, 1, 4}, {15, 1, 4}})) {
       const BabyBear shift = BabyBear::from_canonical(31);
       const std::vector<BabyBear> coeffs = rng.fes(k.cols << k.log_n);
       const std::vector<BabyBear> cpu = lde_from_coeffs(coeffs, k.log_n, k.cols, k.log_blowup, shift, Backend::Cpu);
@@ -168,15 +185,17 @@ TEST(CudaNtt, EveryVariantMatchesCpu) {
   EXPECT_THROW(cuda::set_ntt_variant(-1), Error);
 }
 
+// (Small mode: 2^21, the smallest size with three passes.)
 TEST(CudaNtt, RoundTripAt2To25) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(25);
-  const std::vector<BabyBear> input = rng.fes(size_t(1) << 25);
+  const unsigned log_n = test::sized(25u, 21u);
+  const std::vector<BabyBear> input = rng.fes(size_t(1) << log_n);
   std::vector<BabyBear> data = input;
   const BabyBear shift = BabyBear::from_canonical(31);
-  cuda::ntt_host(data.data(), 25, 1, false, shift);
+  cuda::ntt_host(data.data(), log_n, 1, false, shift);
   ASSERT_NE(first_mismatch(data, input), -1) << "the forward transform left the data unchanged";
-  cuda::ntt_host(data.data(), 25, 1, true, shift);
+  cuda::ntt_host(data.data(), log_n, 1, true, shift);
   EXPECT_EQ(first_mismatch(data, input), -1);
 }
 

@@ -1,5 +1,7 @@
 // ML-KEM / ML-DSA CUDA batches equal the CPU backend byte for byte (mixed batches with invalid
 // items included) and pass the Wycheproof known answers on the device. Skipped without a GPU.
+// Small mode (ZKGPU_TEST_SMALL=1): every parameter set and operation, with 2049 items where a test
+// needs several chunks (chunks hold at least 2048 items; the smallest batch that takes two).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,7 +59,7 @@ TEST_P(MlKemCuda, KeygenEqualsCpu) {
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   const auto sz = mlkem_sizes(set);
   Rng rng(GetParam() + 7);
-  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
+  for (size_t n : sized<size_t>({1, 63, 64, 65, 1000, 4097}, {1, 63, 64, 65, 2049})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 64);
     Bytes ek_c(n * sz.ek), dk_c(n * sz.dk), ek_g(n * sz.ek, 0xa5), dk_g(n * sz.dk, 0xa5);
@@ -82,7 +84,7 @@ TEST_P(MlKemCuda, EncapsEqualsCpu) {
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   const auto sz = mlkem_sizes(set);
   Rng rng(GetParam() + 5);
-  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
+  for (size_t n : sized<size_t>({1, 63, 64, 65, 1000, 4097}, {1, 63, 64, 65, 2049})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 64);
     Bytes ek(n * sz.ek), dk(n * sz.dk);
@@ -113,7 +115,7 @@ TEST_P(MlKemCuda, DecapsEqualsCpu) {
   ZKGPU_REQUIRE_GPU();
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   Rng rng(GetParam() + 1);
-  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
+  for (size_t n : sized<size_t>({1, 63, 64, 65, 1000, 4097}, {1, 63, 64, 65, 2049})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const KemBatch b = make_kem_batch(set, n, rng);
     Bytes k_c(n * 32), k_g(n * 32, 0xa5);
@@ -152,7 +154,7 @@ TEST_P(MlKemCuda, DecapsStagesEqualCpu) {
   const int k = GetParam() == 512 ? 2 : GetParam() == 768 ? 3 : 4;
   const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
   Rng rng(GetParam() + 2);
-  const size_t n = 1000;
+  const size_t n = sized<size_t>(1000, 130);  // small mode: three blocks of 64 threads, the last partial
   const KemBatch b = make_kem_batch(set, n, rng);
   const size_t ct = b.sz.ct;
   // The CPU's stages, from the same core functions mlkem::decaps composes.
@@ -280,7 +282,7 @@ TEST_P(MlDsaCuda, MixedBatchEqualsCpu) {
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
   const auto sz = mldsa_sizes(set);
   Rng rng(GetParam());
-  const size_t n = 300;
+  const size_t n = sized<size_t>(300, 65);
   const Bytes seeds = rng.bytes(n * 32);
   Bytes pk_c(n * sz.pk), sk_c(n * sz.sk), pk_g(n * sz.pk), sk_g(n * sz.sk);
   mldsa_keygen_batch(set, seeds, pk_c, sk_c, Backend::Cpu);
@@ -318,7 +320,7 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
   const auto sz = mldsa_sizes(set);
   Rng rng(GetParam() + 4);
-  for (size_t n : {size_t(1), size_t(5), size_t(33), size_t(130), size_t(2500)}) {  // 2500: two chunks
+  for (size_t n : sized<size_t>({1, 5, 33, 130, 2500}, {1, 5, 33, 130, 2049})) {  // 2500, 2049: two chunks
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 32);
     Bytes pk(n * sz.pk), sk(n * sz.sk);
@@ -341,7 +343,9 @@ TEST_P(MlDsaCuda, SignEqualsCpu) {
 // 255 bytes, messages that take one to several SHAKE256 blocks together with tr (absorbed 136
 // bytes at a time), and external mu, hedged and deterministic, equal the CPU. 13000 items make
 // chunks larger than the resident warps, so warps sign several items one after another in the
-// same slot of device memory.
+// same slot of device memory. Small mode keeps the 13000: a chunk is a sixth of the batch (at
+// least 2048 items) and must exceed the resident warps (2112 on an H200), which no test hook
+// changes.
 TEST_P(MlDsaCuda, SignContextsExternalMuEqualCpu) {
   ZKGPU_REQUIRE_GPU();
   const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
@@ -383,7 +387,7 @@ TEST_P(MlDsaCuda, VerifyEqualsCpu) {
   const size_t ctilde = GetParam() == 44 ? 32 : GetParam() == 65 ? 48 : 64;
   const size_t omega = GetParam() == 44 ? 80 : GetParam() == 65 ? 55 : 75;
   Rng rng(GetParam() + 3);
-  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(33), size_t(257), size_t(2500)}) {
+  for (size_t n : sized<size_t>({1, 2, 3, 33, 257, 2500}, {1, 2, 3, 33, 257, 2049})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const Bytes seeds = rng.bytes(n * 32);
     Bytes pk(n * sz.pk), sk(n * sz.sk), sig(n * sz.sig);

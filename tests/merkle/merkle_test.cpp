@@ -304,7 +304,8 @@ TEST(Merkle, BatchVerifyMatchesOneByOne) {
 TEST(MerkleGpu, MatchesCpuOnRandomMatrices) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(16);
-  for (size_t rows : {size_t(1), size_t(2), size_t(16), size_t(1024), size_t(4096), size_t(1) << 16}) {
+  // Small mode leaves out 2^16 rows (4096 already takes wide launches before the tail).
+  for (size_t rows : test::sized<size_t>({1, 2, 16, 1024, 4096, size_t(1) << 16}, {1, 2, 16, 1024, 4096})) {
     for (size_t cols : {1, 2, 7, 8, 16, 24, 33}) {
       auto m = rng.fes(rows * cols);
       auto cpu = MerkleTree::build(m, rows, cols, whir_params(), Backend::Cpu);

@@ -6,8 +6,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <initializer_list>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/field/babybear.hpp"
@@ -38,6 +41,31 @@ inline uint64_t test_seed(uint64_t salt = 0) {
   uint64_t base = 0x5eed2026;
   if (const char* s = std::getenv("ZKGPU_TEST_SEED")) base = std::strtoull(s, nullptr, 0);
   return base ^ (salt * 0x9e3779b97f4a7c15ull);
+}
+
+// ZKGPU_TEST_SMALL=1: the GPU tests take their small sizes, which launch the same kernels through
+// the same code paths (chunking, slicing, pass structures) on fewer items, so that the whole GPU
+// set runs under each compute-sanitizer tool in minutes (scripts/gpu-check.sh --sanitize;
+// docs/gpu-testing.md lists what changes per suite). Unset, empty or 0: the full sizes. Any other
+// value is an error, never ignored.
+inline bool small_mode() {
+  static const bool on = [] {
+    const char* e = std::getenv("ZKGPU_TEST_SMALL");
+    if (!e || !*e || std::string_view(e) == "0") return false;
+    if (std::string_view(e) == "1") return true;
+    throw std::invalid_argument(std::string("ZKGPU_TEST_SMALL must be 0 or 1, got \"") + e + "\"");
+  }();
+  return on;
+}
+
+// The full-size value, or the small-mode one.
+template <class T>
+T sized(T full, T small) {
+  return small_mode() ? small : full;
+}
+template <class T>
+std::vector<T> sized(std::initializer_list<T> full, std::initializer_list<T> small) {
+  return small_mode() ? std::vector<T>(small) : std::vector<T>(full);
 }
 
 struct Rng {
