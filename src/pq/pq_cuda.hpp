@@ -17,15 +17,6 @@ namespace zkgpu::cuda {
 void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk);
 void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok);
 void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok);
-// Decapsulation with its intermediates, for the GPU tests' diagnostics: variant 0 = mlkem::decaps
-// fused in one thread (only ok and key are written), 1 = the same steps as four thread-per-item
-// kernels, 2 = the steps fused in one thread (c' in a thread-local array), 3 = the warp kernels
-// mlkem_decaps runs (c2 is not written), 4 = as 2 with c' written to global memory, 5 = as 0 with
-// a 16 KB per-thread stack limit. Per item: ok (1), mh = m' || h (64), kr = K' || r' (64), c2 = re-encryption (c bytes),
-// kbar = J(z || c) (32), key (32).
-void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
-                        uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key);
-
 // level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
 void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
 // Signs the items i with ok[i] == 1 (lengths and context size already checked by the caller) into

@@ -133,22 +133,31 @@ TEST(Ed25519Cuda, KnownAnswersAndHugeMessagesAcrossChunks) {
     CoopGuard kernel(coop);
     EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl), std::vector<uint8_t>(1024, 1)) << coop;
   }
-  // 70 one-MiB messages exceed one chunk's message budget (64 MiB): the batch splits by bytes.
-  // (Small mode: 1025 messages of 64 KiB, the first 1024 filling the budget exactly, so a thread
-  // hashes 64 KiB instead of 1 MiB.)
+  // 70 one-MiB messages exceed one chunk's message budget (64 MiB): the batch splits by bytes; then
+  // one message larger than the budget on its own (by one byte, the least that takes this path).
+  // Small mode passes a budget of 1 MiB to the backend (same chunking code, 64x less hashing; a
+  // single thread hashing 64 MiB does not finish under compute-sanitizer memcheck): 70 messages
+  // of 16 KiB, the first 64 filling the budget exactly, and one of 1 MiB + 1.
+  const size_t budget = test::sized<size_t>(ed25519::cuda::MAX_CHUNK_MSG_BYTES, size_t{1} << 20);
+  auto verdicts = [&](const std::vector<SigCase>& cases, Ed25519Mode m) {
+    const auto items = test::items_of(cases);
+    std::vector<uint8_t> out(items.size(), 0xCD);
+    ed25519::cuda::verify_items(items, out, static_cast<ed25519::VerifyMode>(m), budget);
+    return out;
+  };
   test::Signer signer(103);
-  const size_t count = test::sized<size_t>(70, 1025), len = test::sized<size_t>(1 << 20, 64 << 10);
+  const size_t count = budget / test::sized<size_t>(1 << 20, 16 << 10) + 6, len = budget / (count - 6);
   std::vector<SigCase> big;
   for (size_t i = 0; i < count; ++i) big.push_back(signer.sign(len));
   big[count - 1].msg.back() ^= 1;
   big[3].msg.front() ^= 1;
-  const auto items = test::items_of(big);
-  const auto gpu = gpu_verdicts(items, Ed25519Mode::Openssl);
+  const auto gpu = verdicts(big, Ed25519Mode::Openssl);
   for (size_t i = 0; i < big.size(); ++i) EXPECT_EQ(gpu[i], (i == 3 || i == count - 1) ? 0 : 1) << i;
-  // One message larger than the chunk budget on its own (small mode: by one byte, the least that
-  // takes this path; the budget is a constant of the library, with no test hook).
-  std::vector<SigCase> huge = {signer.sign(test::sized<size_t>(65u << 20, (64u << 20) + 1)), signer.sign(10)};
-  EXPECT_EQ(gpu_verdicts(test::items_of(huge), Ed25519Mode::Zip215), (std::vector<uint8_t>{1, 1}));
+  std::vector<SigCase> huge = {signer.sign(budget + 1), signer.sign(10)};
+  huge[0].sig[40] ^= 4;  // the lone chunk's verdict must be its own, not a default
+  EXPECT_EQ(verdicts(huge, Ed25519Mode::Zip215), (std::vector<uint8_t>{0, 1}));
+  huge[0].sig[40] ^= 4;
+  EXPECT_EQ(verdicts(huge, Ed25519Mode::Zip215), (std::vector<uint8_t>{1, 1}));
 #endif
 }
 

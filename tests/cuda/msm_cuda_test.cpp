@@ -239,7 +239,8 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
 
 // Window tables with c = 11 and 23 (as 2^23+ points pick) have one window fewer than the per-window
 // MSM: the table path negates scalars above (r - 1)/2. Forced on a small input, against the CPU,
-// with the edge scalars around (r - 1)/2 and r - 1 (the largest top windows).
+// with the edge scalars around (r - 1)/2 and r - 1 (the largest top windows). Small mode: c = 11
+// only (the 2^22 buckets per window of c = 23 do not finish under compute-sanitizer racecheck).
 TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
   ZKGPU_REQUIRE_GPU();
   PoisonGuard poison;
@@ -254,7 +255,7 @@ TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
   Scalar half_plus = half;
   half_plus.l[0] += 1;
   for (size_t i = 0; i < 40; ++i) in.scalars[i] = i % 4 == 0 ? half : i % 4 == 1 ? half_plus : i % 4 == 2 ? r_minus(1) : Scalar{};
-  for (unsigned c : {11u, 23u}) {
+  for (unsigned c : sized<unsigned>({11u, 23u}, {11u})) {
     bls12_377::cuda::set_msm_table_window(c);
     MsmBases bases(in.points, false);
     bases.upload();

@@ -28,7 +28,6 @@ constexpr int NUM_SLOTS = 3;
 // signature gives more throughput. ZKGPU_ED25519_COOP_MAX overrides it (0 = never).
 constexpr size_t COOP_MAX_DEFAULT = 8192;
 constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
-constexpr size_t MAX_CHUNK_MSG_BYTES = size_t{64} << 20;  // a larger single message gets its own chunk
 
 struct Slot {
   Stream stream;
@@ -119,7 +118,8 @@ void finish(Slot& s, std::span<uint8_t> out) {
 
 }  // namespace
 
-void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode) {
+void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode,
+                  size_t max_chunk_msg_bytes) {
   std::lock_guard lock(g_mutex);
   const size_t coop = coop_max_locked();
   Context& ctx = context();
@@ -133,7 +133,7 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
       ChunkLayout lay;
       size_t end = pos;
       while (end < items.size() && end - pos < chunk_items &&
-             (end == pos || lay.msg_bytes + items[end].message.size() <= MAX_CHUNK_MSG_BYTES)) {
+             (end == pos || lay.msg_bytes + items[end].message.size() <= max_chunk_msg_bytes)) {
         lay.msg_bytes += items[end].message.size();
         ++end;
       }

@@ -1,8 +1,7 @@
 // ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation,
 // encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh) between
 // thread-per-item kernels for the sequential hashes; key generation and encapsulation run their
-// SHAKE streams one per thread in xof_kernel first. The thread-per-item decapsulation kernels
-// below are kept for the GPU tests' stage diagnostics (mlkem_decaps_trace).
+// SHAKE streams one per thread in xof_kernel first.
 #include "core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
@@ -13,99 +12,6 @@ namespace zkgpu::cuda {
 
 namespace {
 using namespace pq_launch;
-
-// Diagnostics: the whole of mlkem::decaps in one thread (the first GPU decapsulation, which
-// disagreed with the CPU on the H200).
-template <int K>
-__global__ void mlkem_decaps_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  ok[i] = mlkem::decaps<K>(key + i * 32, dk + i * P::dk_bytes, c + i * P::c_bytes) ? 1 : 0;
-}
-
-// Diagnostics: decapsulation (FIPS 203 Algorithm 18) as four thread-per-item kernels over the core
-// functions that mlkem::decaps composes, with the intermediates in device memory between them:
-//   1. dk check and K-PKE.Decrypt:  ok, mh = m' || h
-//   2. (K', r') = G(m' || h):       kr
-//   3. c' = K-PKE.Encrypt(ek, m', r')
-//   4. K-bar = J(z || c), then K' if c == c' else K-bar, chosen with a mask over the full length.
-template <int K>
-__global__ void decaps_decrypt_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* ok) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  const uint8_t* d = dk + i * P::dk_bytes;
-  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
-  mlkem::pke_decrypt<K>(mh + i * 64, d, c + i * P::c_bytes);
-  for (int b = 0; b < 32; ++b) mh[i * 64 + 32 + b] = d[P::pke_sk_bytes + P::ek_bytes + b];
-}
-
-__global__ void decaps_hash_kernel(size_t n, const uint8_t* mh, uint8_t* kr) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  keccak::sha3_512(kr + i * 64, mh + i * 64, 64);
-}
-
-template <int K>
-__global__ void decaps_reencrypt_kernel(size_t n, const uint8_t* dk, const uint8_t* mh, const uint8_t* kr, uint8_t* c2) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  mlkem::pke_encrypt<K>(c2 + i * P::c_bytes, dk + i * P::dk_bytes + P::pke_sk_bytes, mh + i * 64, kr + i * 64 + 32);
-}
-
-// kbar may be null (the production path keeps K-bar in the thread).
-template <int K>
-__global__ void decaps_select_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr, const uint8_t* c2,
-                                     uint8_t* kbar, uint8_t* key) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  const uint8_t* z = dk + i * P::dk_bytes + P::pke_sk_bytes + P::ek_bytes + 32;
-  const uint8_t* ci = c + i * P::c_bytes;
-  uint8_t k[32];
-  keccak::Sponge j = keccak::shake256();
-  j.absorb(z, 32);
-  j.absorb(ci, P::c_bytes);
-  j.squeeze(k, 32);
-  if (kbar)
-    for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
-  pq::ct_cmov(k, kr + i * 64, 32, 1u - pq::ct_differ(ci, c2 + i * P::c_bytes, P::c_bytes));
-  for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
-}
-
-// The same four steps fused into one thread, writing every intermediate: the "fused trace"
-// variants of the diagnostics. C2_GLOBAL = false keeps c' in a thread-local array, as
-// mlkem::decaps does (this is what disagreed on the H200: c' differs although m', K', r' and ek
-// equal the CPU's); true lets K-PKE.Encrypt write c' straight to global memory instead.
-template <int K, bool C2_GLOBAL>
-__global__ void decaps_fused_trace_kernel(size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
-                                          uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  using P = mlkem::Params<K>;
-  constexpr size_t PK = P::pke_sk_bytes, EK = P::ek_bytes;
-  const uint8_t* d = dk + i * P::dk_bytes;
-  const uint8_t* ci = c + i * P::c_bytes;
-  ok[i] = mlkem::dk_valid<K>(d) ? 1 : 0;
-  uint8_t in[64], g[64], cc[C2_GLOBAL ? 1 : P::c_bytes], k[32];
-  uint8_t* ce = C2_GLOBAL ? c2 + i * P::c_bytes : cc;
-  mlkem::pke_decrypt<K>(in, d, ci);
-  for (int b = 0; b < 32; ++b) in[32 + b] = d[PK + EK + b];
-  keccak::sha3_512(g, in, 64);
-  mlkem::pke_encrypt<K>(ce, d + PK, in, g + 32);
-  keccak::Sponge j = keccak::shake256();
-  j.absorb(d + PK + EK + 32, 32);
-  j.absorb(ci, P::c_bytes);
-  j.squeeze(k, 32);
-  for (int b = 0; b < 64; ++b) mh[i * 64 + b] = in[b], kr[i * 64 + b] = g[b];
-  if (!C2_GLOBAL)
-    for (size_t b = 0; b < P::c_bytes; ++b) c2[i * P::c_bytes + b] = cc[b];
-  for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
-  pq::ct_cmov(k, g, 32, 1u - pq::ct_differ(ci, ce, P::c_bytes));
-  for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
-}
 
 // The warp kernels (mlkem_warp.cuh): the sequential hashes of an item (H(ek), G, J and the dk hash
 // check) run one thread per item, K-PKE one warp per item. Key generation, encapsulation and the
@@ -301,10 +207,10 @@ __global__ void __launch_bounds__(32 * PKE_WARPS)
 }
 
 // Decapsulation 5: the dk hash check, K-bar = J(z || c) and the masked choice of K' or K-bar, the
-// hashes with the Keccak state in registers. kbar may be null (only the diagnostics read it).
+// hashes with the Keccak state in registers.
 template <int K>
 __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* c, const uint8_t* kr,
-                                    const uint8_t* differ, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+                                    const uint8_t* differ, uint8_t* key, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using P = mlkem::Params<K>;
@@ -320,17 +226,15 @@ __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* 
   uint8_t k[32];
 #pragma unroll
   for (int b = 0; b < 32; ++b) k[b] = uint8_t(j[b / 8] >> (8 * (b % 8)));
-  if (kbar)
-    for (int b = 0; b < 32; ++b) kbar[i * 32 + b] = k[b];
   pq::ct_cmov(k, kr + i * 64, 32, 1u - uint32_t(differ[i]));
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
 // The warp decapsulation kernels on device buffers, on stream `st`: mh and kr take 64 bytes per
-// item, differ one, xof XofScratch<K>(n, 2K+1).bytes (kbar may be null).
+// item, differ one, xof XofScratch<K>(n, 2K+1).bytes.
 template <int K>
 void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
-                 uint8_t* differ, uint8_t* xof, uint8_t* kbar, uint8_t* key, uint8_t* ok) {
+                 uint8_t* differ, uint8_t* xof, uint8_t* key, uint8_t* ok) {
   using P = mlkem::Params<K>;
   const XofScratch<K> x(n, 2 * K + 1);
   decaps_decrypt_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
@@ -346,7 +250,7 @@ void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, con
       n, dk, c, mh, x.sampled(xof), differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("reencrypt");
-  decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, kbar, key, ok);
+  decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, key, ok);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("final");
 }
@@ -484,8 +388,8 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = x + seeds_bytes(cnt);
       uint8_t* differ = kr + seeds_bytes(cnt);
-      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
-                     nullptr, o, o + align64(cnt * 32));
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt), o,
+                     o + align64(cnt * 32));
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -493,60 +397,6 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       std::memcpy(ok + first, h + align64(cnt * 32), cnt);
     };
     kem_pipeline().run("mlkem decaps", n, plan, pack, launch, deliver);
-  });
-}
-
-void mlkem_decaps_trace(int k, int variant, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* ok, uint8_t* mh,
-                        uint8_t* kr, uint8_t* c2, uint8_t* kbar, uint8_t* key) {
-  if (n == 0) return;
-  if (variant < 0 || variant > 5) throw_invalid("mlkem_decaps_trace: variant must be 0 to 5");
-  with_rank(k, [&]<int K>() {
-    using P = mlkem::Params<K>;
-    Io d = in(dk, n * P::dk_bytes), cc = in(c, n * P::c_bytes), o = out(ok, n), m = out(mh, n * 64),
-       g = out(kr, n * 64), e = out(c2, n * P::c_bytes), b = out(kbar, n * 32), kk = out(key, n * 32);
-    if (variant == 0 || variant == 5) {
-      // Variant 5: the same kernel with a 16 KB per-thread stack limit set first (default 1 KB): is
-      // the fused kernel's trouble that its stack outgrows what the runtime reserves?
-      size_t stack = 0;
-      if (variant == 5) {
-        ZKGPU_CUDA_CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
-        ZKGPU_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 16 * 1024));
-      }
-      mlkem_decaps_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), kk.dev.data(), o.dev.data());
-      finish();
-      if (variant == 5) ZKGPU_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, stack));
-      fetch(o);
-      fetch(kk);
-      return;  // the fused core call has no intermediates to show
-    }
-    if (variant == 1) {
-      decaps_decrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), m.dev.data(), o.dev.data());
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      decaps_hash_kernel<<<blocks_for(n), PQ_THREADS>>>(n, m.dev.data(), g.dev.data());
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      decaps_reencrypt_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), m.dev.data(), g.dev.data(), e.dev.data());
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      decaps_select_kernel<K><<<blocks_for(n), PQ_THREADS>>>(n, d.dev.data(), cc.dev.data(), g.dev.data(), e.dev.data(),
-                                                            b.dev.data(), kk.dev.data());
-    } else if (variant == 3) {
-      Trace trace("mlkem decaps trace", n);
-      DeviceBuffer<uint8_t> differ(n), xof(XofScratch<K>(n, 2 * K + 1).bytes);
-      decaps_warp<K>(nullptr, trace, n, d.dev.data(), cc.dev.data(), m.dev.data(), g.dev.data(), differ.data(),
-                     xof.data(), b.dev.data(), kk.dev.data(), o.dev.data());
-      finish();
-      for (Io* x : {&o, &m, &g, &b, &kk}) fetch(*x);  // no c' (the warp compares it in place)
-      return;
-    } else if (variant == 2) {
-      decaps_fused_trace_kernel<K, false><<<blocks_for(n), PQ_THREADS>>>(
-          n, d.dev.data(), cc.dev.data(), o.dev.data(), m.dev.data(), g.dev.data(), e.dev.data(), b.dev.data(),
-          kk.dev.data());
-    } else {
-      decaps_fused_trace_kernel<K, true><<<blocks_for(n), PQ_THREADS>>>(
-          n, d.dev.data(), cc.dev.data(), o.dev.data(), m.dev.data(), g.dev.data(), e.dev.data(), b.dev.data(),
-          kk.dev.data());
-    }
-    finish();
-    for (Io* x : {&o, &m, &g, &e, &b, &kk}) fetch(*x);
   });
 }
 
