@@ -50,7 +50,9 @@ void run_corpus(const std::string& target, const std::function<bool(std::span<co
     const bool must_accept = p.filename().string().rfind("valid-", 0) == 0;
     try {
       const bool ok = accepts(data);
-      if (must_accept) EXPECT_TRUE(ok) << p << " is a valid seed but was not accepted";
+      if (must_accept) {
+        EXPECT_TRUE(ok) << p << " is a valid seed but was not accepted";
+      }
     } catch (const std::exception& e) {
       ADD_FAILURE() << p << ": " << e.what();
     }
