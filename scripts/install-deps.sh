@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian/Ubuntu packages zkgpu builds against. Idempotent: installs only what is
-# missing, and does nothing (no network) when everything is present.
+# Installs the Debian/Ubuntu packages zkgpu builds against, plus any packages named as arguments
+# (the CI sanitizer and fuzz stages add clang's). Idempotent: installs only what is missing, and
+# does nothing (no network) when everything is present.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libssl-dev libsodium-dev libgmp-dev
   valgrind
+  "$@"
 )
 
 missing=()
