@@ -73,7 +73,9 @@ void bench_ntt(const Options& o, std::vector<Row>& rows) {
   std::vector<std::pair<unsigned, size_t>> shapes =
       o.quick ? std::vector<std::pair<unsigned, size_t>>{{12, 1}, {16, 1}}
               : std::vector<std::pair<unsigned, size_t>>{{16, 1}, {20, 1}, {22, 1}, {24, 1}, {26, 1}, {20, 16}};
-  for (auto [log_n, cols] : shapes) {
+  for (const auto& shape : shapes) {
+    const unsigned log_n = shape.first;  // not a structured binding: the lambdas below capture it
+    const size_t cols = shape.second;
     Row r;
     r.op = "ntt forward";
     r.size = "2^" + std::to_string(log_n) + " x " + std::to_string(cols);

@@ -13,7 +13,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_RUNS=${FUZZ_RUNS:--1}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30}
 JOBS=${JOBS:-$(nproc)}
-BUILD=build-fuzz  # the fuzz preset's binaryDir
+BUILD=build-asan  # the fuzz preset's binaryDir (shared with asan-ubsan)
 FUZZ_WORK=${FUZZ_WORK:-$BUILD/fuzz-work}
 
 # The largest input each target is given (its biggest seeds fit: an ML-DSA-87 verify line is

@@ -14,8 +14,10 @@
 #   each with its own time limit, logs in $OUT/sanitize-<tool>.log, then a table: tool, tests
 #   run, failed, sanitizer errors, seconds, result (docs/gpu-testing.md). Environment:
 #   GTEST_FILTER (default: the GPU suites, SANITIZE_FILTER_DEFAULT below), SANITIZE_TOOLS (default
-#   "memcheck racecheck initcheck synccheck"), SANITIZE_LIMIT (seconds per tool, default 130:
-#   four tools and the set-up fit one 10-minute device call), COMPUTE_SANITIZER (the binary; default from PATH or
+#   "memcheck initcheck synccheck racecheck": racecheck, by far the slowest, last), SANITIZE_BUDGET
+#   (seconds for all tools together, default 540, so that the set-up and the tools fit one
+#   10-minute device call: each tool gets what the ones before it left), SANITIZE_LIMIT (a cap
+#   per tool, default none), COMPUTE_SANITIZER (the binary; default from PATH or
 #   /usr/local/cuda/bin), ZKGPU_TEST_SMALL (default 1; 0 runs the full sizes).
 # Uses binaries staged by scripts/build-for-gpu.sh in .carry/ when present, else builds here.
 # Full logs and JSON go to $OUT (the device tool brings that folder back) or /tmp/gpu-check.
@@ -56,11 +58,13 @@ if [ $sanitize -eq 1 ]; then
   [ -x "$cs" ] || { echo "compute-sanitizer not found (set COMPUTE_SANITIZER)"; exit 2; }
   "$cs" --version | tail -1
   filter=${GTEST_FILTER:-$SANITIZE_FILTER_DEFAULT}
-  limit=${SANITIZE_LIMIT:-130}
+  budget=${SANITIZE_BUDGET:-540}
+  cap=${SANITIZE_LIMIT:-$budget}
+  began=$SECONDS
   export ZKGPU_TEST_SMALL=${ZKGPU_TEST_SMALL:-1} OMP_WAIT_POLICY=passive
-  echo "== compute-sanitizer, ZKGPU_TEST_SMALL=$ZKGPU_TEST_SMALL, ${limit}s per tool, filter $filter"
+  echo "== compute-sanitizer, ZKGPU_TEST_SMALL=$ZKGPU_TEST_SMALL, ${budget}s for all tools, filter $filter"
   : >"$out/sanitize.tsv"
-  for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}; do
+  for tool in ${SANITIZE_TOOLS:-memcheck initcheck synccheck racecheck}; do
     extra=()
     case "$tool" in
       memcheck) extra=(--leak-check full) ;;
@@ -68,7 +72,10 @@ if [ $sanitize -eq 1 ]; then
       *) echo "unknown tool $tool"; exit 2 ;;
     esac
     log=$out/sanitize-$tool.log
-    echo "-- $tool"
+    limit=$((budget - (SECONDS - began)))
+    [ "$limit" -gt "$cap" ] && limit=$cap
+    [ "$limit" -lt 10 ] && limit=10
+    echo "-- $tool (${limit}s)"
     start=$SECONDS
     # timeout signals its whole process group: the tool and the test process both end.
     timeout --kill-after=15 "$limit" "$cs" --tool "$tool" "${extra[@]}" --error-exitcode 1 --print-limit 100 \

@@ -28,6 +28,13 @@ std::optional<GpuInfo> gpu_info();  // nullopt when not built or no usable devic
 bool cuda_usable();                // cuda_built() and a device answered
 std::string cuda_unavailable_reason();
 
+// Frees the device and pinned host memory zkgpu keeps between calls (contexts, workspaces,
+// pipelines, constant tables); the next call that needs one creates it again. Call it when no
+// zkgpu call is in flight, e.g. to hand the GPU's memory to other code or before the process
+// exits (so a leak checker sees only real leaks). Objects the caller owns (MsmBases) are not
+// touched. A no-op without the CUDA backend.
+void release_gpu_caches();
+
 // Auto -> Cuda when usable and work >= crossover, else Cpu. Cuda when not usable throws
 // Error(Unavailable). Cpu stays Cpu.
 Backend resolve_backend(Backend requested, uint64_t work, uint64_t crossover);

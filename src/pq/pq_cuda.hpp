@@ -22,7 +22,11 @@ void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_
 // Signs the items i with ok[i] == 1 (lengths and context size already checked by the caller) into
 // sigs + i * SIG_BYTES and sets ok[i] (0: malformed expanded key or the kappa limit); items with
 // ok[i] == 0 are left alone. mu is computed on the device; an empty rnd means deterministic.
-void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok);
+// The persistent kernel runs as many blocks as are resident at once, at most max_blocks when
+// that is nonzero (the GPU tests pass a few, so that each warp signs several items in turn at
+// small sizes).
+void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok,
+                      unsigned max_blocks = 0);
 // Verifies the items i with ok[i] == 1 (lengths and context size already checked by the caller) and
 // sets ok[i] to the result; items with ok[i] == 0 are left alone. tr and mu are computed on the
 // device (or the external mu is used), in chunks that overlap packing, transfers and kernels.

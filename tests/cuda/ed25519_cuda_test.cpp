@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "ed25519/ed25519_test_support.hpp"
+#include "zkgpu/backend.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ed25519/cuda/backend.hpp"
@@ -170,6 +171,8 @@ TEST(Ed25519Cuda, EmptyBatchAndContextRecreation) {
   const auto items = test::items_of(batch);
   const auto before = gpu_verdicts(items, Ed25519Mode::Strict);
   ed25519::cuda::release_context();
+  EXPECT_EQ(gpu_verdicts(items, Ed25519Mode::Strict), before);
+  release_gpu_caches();
   EXPECT_EQ(gpu_verdicts(items, Ed25519Mode::Strict), before);
   EXPECT_EQ(before, ed25519_verify_batch(items, Ed25519Mode::Strict, Backend::Cpu));
   // Auto above the crossover agrees too (whichever backend it picks).

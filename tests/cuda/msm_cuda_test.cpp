@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bls12_377/bls_test_support.hpp"
+#include "zkgpu/backend.hpp"
 #include "zkgpu/msm.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "cuda/runtime.cuh"
@@ -74,6 +75,22 @@ TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
     EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;           // resident bases
     EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;       // bases from host
   }
+}
+
+// release_gpu_caches() frees the MSM workspace but not the caller's uploaded bases: both input
+// paths still give the CPU's sum afterwards.
+TEST(Bls12377MsmGpu, SumAfterReleasingGpuCachesIsUnchanged) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(41);
+  Input in = random_input(1000, rng);
+  MsmBases bases(in.points, false);
+  const G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  release_gpu_caches();
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  release_gpu_caches();
+  EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu);
 }
 
 TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {

@@ -12,6 +12,7 @@
 #include "whir/whir_test_support.hpp"
 #include "whir/prover_backend.hpp"
 #include "whir/transcript.hpp"
+#include "zkgpu/backend.hpp"
 #include "zkgpu/status.hpp"
 #include "zkgpu/whir.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -182,6 +183,25 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
     if (c.n >= WHIR_GPU_CROSSOVER_VARS) {
       EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Auto)), cpu_file);
     }
+  }
+}
+
+// release_gpu_caches() frees the workspace, the NTT root tables and the PoW slot; the next prove
+// creates them again and writes the same file, twice in a row (a release with nothing cached).
+TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
+  ZKGPU_REQUIRE_GPU();
+  Poisoned poisoned;
+  const unsigned n = 14;
+  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
+  Rng rng(78);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
+  const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
+  const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu);
+  for (int round = 0; round < 2; ++round) {
+    release_gpu_caches();
+    release_gpu_caches();
+    EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu) << "round " << round;
   }
 }
 

@@ -16,6 +16,7 @@
 #include "cuda/hash/hash.cuh"
 #include "cuda/hash/kernels.cuh"
 #include "cuda/runtime.cuh"
+#include "runtime/device_caches.hpp"
 
 namespace zkgpu::cuda {
 namespace hash_detail {
@@ -56,9 +57,10 @@ __global__ void __launch_bounds__(POW_BLOCK)
 }
 
 // The result word of each device (and its pinned host copy), allocated on the first grind and
-// kept for the life of the process: cudaMalloc/cudaFree per call cost more than a 20-bit search,
-// and cudaFree synchronises the whole device. Never freed, since a static destructor could run
-// after the CUDA runtime has shut down. g_pow_mutex serialises grinds (each fills the GPU anyway).
+// kept: cudaMalloc/cudaFree per call cost more than a 20-bit search, and cudaFree synchronises
+// the whole device. Freed only by zkgpu::release_gpu_caches(), never by a static destructor (it
+// could run after the CUDA runtime has shut down). g_pow_mutex serialises grinds (each fills the
+// GPU anyway).
 struct PowSlot {
   uint32_t* d = nullptr;
   uint32_t* h = nullptr;
@@ -66,7 +68,17 @@ struct PowSlot {
 std::mutex g_pow_mutex;
 std::vector<PowSlot> g_pow_slots;
 
-PowSlot& pow_slot() {
+void release_pow_slots() {
+  std::lock_guard<std::mutex> lock(g_pow_mutex);
+  for (PowSlot& s : g_pow_slots) {
+    if (s.d) cudaFree(s.d);  // nothing useful to do with an error while releasing
+    if (s.h) cudaFreeHost(s.h);
+  }
+  g_pow_slots.clear();
+}
+
+PowSlot& pow_slot() {  // callers hold g_pow_mutex
+  if (g_pow_slots.empty()) ::zkgpu::runtime::register_device_cache(&release_pow_slots);
   int dev = 0;
   ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
   if (g_pow_slots.size() <= size_t(dev)) g_pow_slots.resize(size_t(dev) + 1);

@@ -39,6 +39,7 @@
 #include "cuda/api.hpp"
 #include "cuda/ntt/ntt.cuh"
 #include "cuda/runtime.cuh"
+#include "runtime/device_caches.hpp"
 
 namespace zkgpu::cuda {
 namespace {
@@ -475,14 +476,23 @@ std::vector<uint32_t> build_root_tables() {
   return out;
 }
 
-// Per-device root tables (built once; deliberately never freed, they live as long as the
-// process and freeing at exit would race the CUDA runtime's own teardown).
+// Per-device root tables, built on first use. Freed only by zkgpu::release_gpu_caches(), never by
+// a static destructor (freeing at exit would race the CUDA runtime's own teardown).
+std::mutex g_tables_mutex;
+std::unordered_map<int, uint32_t*> g_tables;
+
+void release_root_tables() {
+  std::lock_guard<std::mutex> lock(g_tables_mutex);
+  for (auto& [dev, table] : g_tables) cudaFree(table);  // nothing useful to do with an error here
+  g_tables.clear();
+}
+
 const uint32_t* device_root_tables() {
-  static std::mutex mu;
-  static std::unordered_map<int, uint32_t*> tables;
+  auto& tables = g_tables;
   int dev = 0;
   ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
-  std::lock_guard<std::mutex> lock(mu);
+  std::lock_guard<std::mutex> lock(g_tables_mutex);
+  if (tables.empty()) ::zkgpu::runtime::register_device_cache(&release_root_tables);
   auto it = tables.find(dev);
   if (it != tables.end()) return it->second;
   const std::vector<uint32_t> host = build_root_tables();

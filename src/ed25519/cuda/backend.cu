@@ -13,6 +13,7 @@
 #include "cuda/runtime.cuh"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
+#include "runtime/device_caches.hpp"
 #include "runtime/env.hpp"
 
 namespace zkgpu::ed25519::cuda {
@@ -70,7 +71,10 @@ size_t coop_max_locked() {
 }
 
 Context& context() {
-  if (!g_context) g_context = std::make_unique<Context>();
+  if (!g_context) {
+    ::zkgpu::runtime::register_device_cache(&release_context);
+    g_context = std::make_unique<Context>();
+  }
   g_context->poison = g_poison;
   return *g_context;
 }

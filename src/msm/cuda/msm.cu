@@ -25,6 +25,7 @@
 #include "core/bls12_377/signed_digits.hpp"
 #include "cuda/runtime.cuh"
 #include "msm/cuda/api.hpp"
+#include "runtime/device_caches.hpp"
 #include "runtime/env.hpp"
 
 namespace zkgpu::bls12_377 {
@@ -560,8 +561,11 @@ struct Workspace {
   uint32_t host_pairs = 0;   // tests: HOST_FOLD_PAIRS (0: the default)
 };
 Workspace& workspace() {
-  static Workspace ws;
-  return ws;
+  static Workspace* ws = [] {  // never destroyed: no CUDA calls during static teardown
+    ::zkgpu::runtime::register_device_cache(&release_msm_workspace);
+    return new Workspace;
+  }();
+  return *ws;
 }
 
 template <class T>

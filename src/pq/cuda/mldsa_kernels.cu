@@ -190,10 +190,7 @@ struct VerifyScratch {
   size_t bytes() const { return w1() + n * P::K * 32 * P::W1_BITS; }
 };
 
-Pipeline& dsa_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
-  static Pipeline* p = new Pipeline();
-  return *p;
-}
+Pipeline& dsa_pipeline() { return pipeline<struct VerifyTag>(); }
 
 // Writes the chunk's items (batch indices `index`) in the layout.
 template <class P>

@@ -438,10 +438,10 @@ __global__ void __launch_bounds__(32 * SIGN_WARPS, SIGN_WARPS_PER_SM / SIGN_WARP
   if (g.prof && lane < PROF_SLOTS) atomicAdd(&g.prof[lane], sm.prof[lane]);
 }
 
-// Blocks of the persistent kernel: as many as are resident on the device at once, fewer for a
-// small chunk.
+// Blocks of the persistent kernel: as many as are resident on the device at once (at most
+// max_blocks when that is nonzero), fewer for a small chunk.
 template <class P>
-unsigned sign_blocks(size_t n) {
+unsigned sign_blocks(size_t n, unsigned max_blocks) {
   static const unsigned resident = [] {
     int dev = 0, sms = 0, per_sm = 0;
     ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
@@ -449,22 +449,20 @@ unsigned sign_blocks(size_t n) {
     ZKGPU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sign_kernel<P>, 32 * SIGN_WARPS, 0));
     return unsigned(std::max(1, sms * std::max(1, per_sm)));
   }();
-  return unsigned(std::min<size_t>(resident, (n + SIGN_WARPS - 1) / SIGN_WARPS));
+  const unsigned cap = max_blocks ? std::min(resident, max_blocks) : resident;
+  return unsigned(std::min<size_t>(cap, (n + SIGN_WARPS - 1) / SIGN_WARPS));
 }
 
 template <class P>
-size_t sign_scratch_bytes(size_t n) {
-  return size_t(sign_blocks<P>(n)) * SIGN_WARPS * WarpSlot<P>::BYTES + 256;  // + the work counter
+size_t sign_scratch_bytes(size_t n, unsigned max_blocks) {
+  return size_t(sign_blocks<P>(n, max_blocks)) * SIGN_WARPS * WarpSlot<P>::BYTES + 256;  // + the work counter
 }
 
 // Items per chunk: enough chunks for the pipeline's streams to overlap one chunk's tail (the
 // warps still on their last items) with the next chunk.
 constexpr size_t SIGN_MIN_CHUNK = size_t(1) << 11, SIGN_MAX_CHUNK = size_t(1) << 14;
 
-Pipeline& sign_pipeline() {  // never destroyed: its streams and pinned buffers live until exit
-  static Pipeline* p = new Pipeline();
-  return *p;
-}
+Pipeline& sign_pipeline() { return pipeline<struct SignTag>(); }
 
 // Chunk layout in pinned host and device memory: sk | meta | rnd | blob; results: sig | ok.
 template <class P>
@@ -494,7 +492,8 @@ inline void print_profile(size_t n, const unsigned long long* prof) {
 
 }  // namespace
 
-void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok) {
+void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok,
+                      unsigned max_blocks) {
   std::vector<uint32_t> todo;  // the items to sign, packed
   for (size_t i = 0; i < items.size(); ++i)
     if (ok[i]) todo.push_back(uint32_t(i));
@@ -509,7 +508,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
     auto plan = [&](size_t first) {
       const size_t end = std::min(todo.size(), first + chunk);
       const SignLayout<P> lay = layout(first, end);
-      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), sign_scratch_bytes<P>(lay.n)};
+      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), sign_scratch_bytes<P>(lay.n, max_blocks)};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const SignLayout<P> lay = layout(first, p.end);
@@ -538,7 +537,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
       g.blob = in + lay.blob_at();
       g.sig = s.dev_out.data();
       g.ok = s.dev_out.data() + lay.ok();
-      const unsigned blocks = sign_blocks<P>(lay.n);
+      const unsigned blocks = sign_blocks<P>(lay.n, max_blocks);
       g.slots = s.dev_scratch.data();
       g.next_item = reinterpret_cast<uint32_t*>(g.slots + size_t(blocks) * SIGN_WARPS * WarpSlot<P>::BYTES);
       ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.next_item, 0, sizeof(uint32_t), s.stream));

@@ -255,12 +255,8 @@ void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, con
   trace.mark("final");
 }
 
-// The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh). Never destroyed: its streams
-// and pinned buffers live until the process ends.
-Pipeline& kem_pipeline() {
-  static Pipeline* p = new Pipeline();
-  return *p;
-}
+// The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh).
+Pipeline& kem_pipeline() { return pipeline<struct KemTag>(); }
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
 
 // Items per chunk.

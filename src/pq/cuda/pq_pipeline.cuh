@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "pq/cuda/pq_launch.cuh"
+#include "runtime/device_caches.hpp"
 
 namespace zkgpu::cuda::pq_launch {
 
@@ -107,10 +108,31 @@ class Pipeline {
     }
   }
 
+ // Frees the slots' buffers (the streams stay); the next run allocates them again.
+  void release() {
+    std::lock_guard lock(mutex_);
+    for (Slot& s : slots_) {
+      s.host_in = PinnedBuffer<uint8_t>();
+      s.host_out = PinnedBuffer<uint8_t>();
+      s.dev_in.reset(), s.dev_out.reset(), s.dev_scratch.reset();
+    }
+  }
+
  private:
   std::mutex mutex_;
   std::array<Slot, SLOTS> slots_;
 };
+
+// The pipeline of one operation family (Tag): created on first use and never destroyed (no CUDA
+// calls during static teardown); zkgpu::release_gpu_caches() frees its buffers.
+template <class Tag>
+Pipeline& pipeline() {
+  static Pipeline* p = [] {
+    ::zkgpu::runtime::register_device_cache([] { pipeline<Tag>().release(); });
+    return new Pipeline();
+  }();
+  return *p;
+}
 
 // Chunk size for n items: enough chunks for the slots to overlap, none below `min_items`. Rounded
 // up, so n splits into 2 * SLOTS chunks and no tail chunk of a few items is left: such a chunk

@@ -14,6 +14,7 @@
 #include "cuda/hash/hash.cuh"
 #include "cuda/ntt/ntt.cuh"
 #include "cuda/runtime.cuh"
+#include "runtime/device_caches.hpp"
 #include "runtime/env.hpp"
 #include "whir/cuda/backend.hpp"
 #include "whir/cuda/kernels.cuh"
@@ -99,7 +100,10 @@ struct Workspace {
 };
 
 Workspace& workspace() {
-  static Workspace* ws = new Workspace;  // never destroyed: no CUDA calls during static teardown
+  static Workspace* ws = [] {  // never destroyed: no CUDA calls during static teardown
+    ::zkgpu::runtime::register_device_cache(&release_workspace);
+    return new Workspace;
+  }();
   return *ws;
 }
 
