@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "zkgpu/version.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu::cli {
@@ -17,6 +18,7 @@ void add_info_command(CLI::App& app) {
     auto g = gpu_info();
     if (json) {
       nlohmann::json j;
+      j["version"] = version();
       j["cpu"] = {{"model", f.model}, {"threads", f.threads}, {"avx2", f.avx2}, {"avx512", f.avx512},
                   {"simd_level", to_string(simd)}};
       j["cuda_built"] = cuda_built();
@@ -36,7 +38,7 @@ void add_info_command(CLI::App& app) {
       std::cout << j.dump(2) << "\n";
       return;
     }
-    std::cout << "zkgpu " << "0.1.0\n";
+    std::cout << "zkgpu " << version() << "\n";
     std::cout << "backends:   cpu" << (g ? ", cuda" : "") << "  (auto picks cuda above each operation's crossover)\n";
     std::cout << "cpu:        " << f.model << ", " << f.threads << " threads, AVX2 " << (f.avx2 ? "yes" : "no")
               << ", AVX-512 " << (f.avx512 ? "yes" : "no") << ", using " << to_string(simd) << "\n";

@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "zkgpu/status.hpp"
+#include "zkgpu/version.hpp"
 
 namespace {
 // `rc` when stdout takes what the command wrote, else the write error's message and EXIT_USAGE.
@@ -19,6 +20,7 @@ int flushed_or_usage(int rc) {
 
 int main(int argc, char** argv) {
   CLI::App app{"zkgpu: fast zero-knowledge cryptography on CPUs and NVIDIA GPUs"};
+  app.set_version_flag("--version", std::string("zkgpu ") + zkgpu::version());
   app.require_subcommand(1);
   zkgpu::cli::add_info_command(app);
   zkgpu::cli::add_poseidon2_command(app);
