@@ -4,7 +4,7 @@
 # checked-in corpus, for SECONDS; then one line per target: executions, coverage, crashes.
 # Crashing inputs and the logs go to $OUT/fuzz-<target>/ (or /tmp/fuzz-campaign).
 #
-#   scripts/fuzz-campaign.sh DIR [targets...]     # DIR holds the binaries (build-fuzz/tests/fuzz)
+#   scripts/fuzz-campaign.sh DIR [targets...]     # DIR holds the binaries (build-asan/tests/fuzz)
 #   SECONDS_PER_TARGET=500 WORKERS=2 NICE=19 scripts/fuzz-campaign.sh .fuzz/bin
 # Build the binaries with `cmake --preset fuzz && cmake --build --preset fuzz`; docs/fuzzing.md.
 set -uo pipefail

@@ -1,7 +1,7 @@
 // libFuzzer target for the BLS12-377 input decoders (msm run lines, arkworks encodings); built
 // with -DZKGPU_FUZZ=ON under clang. Named .cc so zkgpu_tests' glob leaves it out.
 //
-//   ./build-fuzz/tests/fuzz/msm_input_fuzz -max_len=512 corpus/
+//   ./build-asan/tests/fuzz/msm_input_fuzz -max_len=512 corpus/
 #include <cstddef>
 #include <cstdint>
 

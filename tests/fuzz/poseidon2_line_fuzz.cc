@@ -1,7 +1,7 @@
 // libFuzzer target for the Poseidon2 state lines (cli/line_parse.cpp) and the batch permutation
 // (built with -DZKGPU_FUZZ=ON under clang; the harness and its invariants are in fuzz/poseidon2_line_fuzz.hpp).
 //
-//   ./build-fuzz/tests/fuzz/poseidon2_line_fuzz tests/fuzz/corpus/poseidon2_line_fuzz
+//   ./build-asan/tests/fuzz/poseidon2_line_fuzz tests/fuzz/corpus/poseidon2_line_fuzz
 #include "fuzz/poseidon2_line_fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,7 +2,7 @@
 // clang; see tests/fuzz/CMakeLists.txt). Named .cc, not .cpp, so the tests glob of the top-level
 // CMakeLists.txt (tests/*.cpp) leaves it out of zkgpu_tests.
 //
-//   ./build-fuzz/tests/fuzz/whir_proof_fuzz -max_len=65536 corpus/
+//   ./build-asan/tests/fuzz/whir_proof_fuzz -max_len=65536 corpus/
 //
 // A seed corpus of valid proofs: ZKGPU_FUZZ_CORPUS_DIR=corpus zkgpu_tests --gtest_filter='WhirProofFuzz.*'
 #include <cstddef>
