@@ -16,15 +16,9 @@ JOBS=${JOBS:-$(nproc)}
 BUILD=build-asan  # the fuzz preset's binaryDir (shared with asan-ubsan)
 FUZZ_WORK=${FUZZ_WORK:-$BUILD/fuzz-work}
 
-# The largest input each target is given (its biggest seeds fit: an ML-DSA-87 verify line is
-# 14.4 KB of hex, a WHIR proof up to 64 KB).
-declare -A MAX_LEN=(
-  [whir_proof_fuzz]=65536 [ed25519_line_fuzz]=4096 [msm_input_fuzz]=512
-  [mlkem_line_fuzz]=16384 [mldsa_line_fuzz]=16384 [bls12_377_encoding_fuzz]=256 [poseidon2_line_fuzz]=4096
-)
+source scripts/fuzz-targets.sh
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(whir_proof_fuzz ed25519_line_fuzz msm_input_fuzz mlkem_line_fuzz mldsa_line_fuzz
-                                     bls12_377_encoding_fuzz poseidon2_line_fuzz)
+[ ${#targets[@]} -eq 0 ] && targets=("${FUZZ_TARGETS[@]}")
 
 scripts/install-deps.sh clang libclang-rt-dev libomp-dev
 launcher=()
@@ -39,13 +33,13 @@ run_one() {
   rm -rf "$dir" && mkdir -p "$dir/corpus"
   # One OpenMP thread: the batch calls stay deterministic and JOBS fuzzers share the cores.
   OMP_NUM_THREADS=1 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/tests/fuzz/$t" \
-    -max_total_time="$FUZZ_SECONDS" -runs="$FUZZ_RUNS" -max_len="${MAX_LEN[$t]}" -timeout="$FUZZ_TIMEOUT" \
+    -max_total_time="$FUZZ_SECONDS" -runs="$FUZZ_RUNS" -max_len="${FUZZ_MAX_LEN[$t]}" -timeout="$FUZZ_TIMEOUT" \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "tests/fuzz/corpus/$t" \
     >"$dir/log" 2>&1 && echo 0 >"$dir/rc" || echo $? >"$dir/rc"
 }
 
 for t in "${targets[@]}"; do
-  [ -n "${MAX_LEN[$t]:-}" ] || { echo "ci-fuzz: unknown target $t" >&2; exit 2; }
+  [ -n "${FUZZ_MAX_LEN[$t]:-}" ] || { echo "ci-fuzz: unknown target $t" >&2; exit 2; }
 done
 for t in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done

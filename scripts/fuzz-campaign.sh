@@ -11,23 +11,19 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=$1
 shift
+source scripts/fuzz-targets.sh
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(whir_proof_fuzz ed25519_line_fuzz msm_input_fuzz mlkem_line_fuzz mldsa_line_fuzz
-                                     bls12_377_encoding_fuzz poseidon2_line_fuzz)
+[ ${#targets[@]} -eq 0 ] && targets=("${FUZZ_TARGETS[@]}")
 secs=${SECONDS_PER_TARGET:-500}
 workers=${WORKERS:-2}
 out=${OUT:-/tmp/fuzz-campaign}
-declare -A MAX_LEN=(
-  [whir_proof_fuzz]=65536 [ed25519_line_fuzz]=4096 [msm_input_fuzz]=512
-  [mlkem_line_fuzz]=16384 [mldsa_line_fuzz]=16384 [bls12_377_encoding_fuzz]=256 [poseidon2_line_fuzz]=4096
-)
 for t in "${targets[@]}"; do
   w=$out/fuzz-$t
   mkdir -p "$w/corpus"
   # -fork runs `workers` child processes and merges what they find; the summary lines
   # (#N ... cov: C ft: F ... exec/s) count every child's executions.
   OMP_NUM_THREADS=1 nice -n "${NICE:-0}" "$dir/$t" -fork="$workers" -ignore_crashes=1 -max_total_time="$secs" \
-    -max_len="${MAX_LEN[$t]}" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$w/" "$w/corpus" "tests/fuzz/corpus/$t" \
+    -max_len="${FUZZ_MAX_LEN[$t]}" -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$w/" "$w/corpus" "tests/fuzz/corpus/$t" \
     >"$w/log" 2>&1 &
 done
 wait

@@ -488,13 +488,12 @@ void release_root_tables() {
 }
 
 const uint32_t* device_root_tables() {
-  auto& tables = g_tables;
   int dev = 0;
   ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
   std::lock_guard<std::mutex> lock(g_tables_mutex);
-  if (tables.empty()) ::zkgpu::runtime::register_device_cache(&release_root_tables);
-  auto it = tables.find(dev);
-  if (it != tables.end()) return it->second;
+  if (g_tables.empty()) ::zkgpu::runtime::register_device_cache(&release_root_tables);
+  auto it = g_tables.find(dev);
+  if (it != g_tables.end()) return it->second;
   const std::vector<uint32_t> host = build_root_tables();
   uint32_t* d = nullptr;
   ZKGPU_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d), host.size() * sizeof(uint32_t)));
@@ -506,7 +505,7 @@ const uint32_t* device_root_tables() {
     cudaFree(d);
     throw;
   }
-  tables.emplace(dev, d);
+  g_tables.emplace(dev, d);
   return d;
 }
 
