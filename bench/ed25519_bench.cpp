@@ -53,7 +53,12 @@ void BM_Ed25519VerifyCpu(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(items.size()));
 }
 // (batch, mode 0 openssl / 1 strict / 2 zip215, threads; 0 = all)
-BENCHMARK(BM_Ed25519VerifyCpu)->Args({256, 0, 1})->Args({256, 1, 1})->Args({256, 2, 1})->Args({4096, 0, 0})->UseRealTime();
+BENCHMARK(BM_Ed25519VerifyCpu)
+    ->Args({256, 0, 1})
+    ->Args({256, 1, 1})
+    ->Args({256, 2, 1})
+    ->Args({4096, 0, 0})
+    ->UseRealTime();
 
 void BM_Ed25519Zip215BatchEquation(benchmark::State& st) {
   const auto items = first(static_cast<size_t>(st.range(0)));

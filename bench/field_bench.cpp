@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 
 namespace zkgpu {
 
@@ -22,7 +22,8 @@ static void BM_BabyBearMulChain(benchmark::State& st) {
 BENCHMARK(BM_BabyBearMulChain);
 
 static void BM_BabyBear4Mul(benchmark::State& st) {
-  BabyBear4 a = {{BabyBear::from_canonical(3), BabyBear::from_canonical(5), BabyBear::from_canonical(7), BabyBear::from_canonical(9)}};
+  BabyBear4 a = {{BabyBear::from_canonical(3), BabyBear::from_canonical(5), BabyBear::from_canonical(7),
+                  BabyBear::from_canonical(9)}};
   BabyBear4 b = a.inverse();
   for (auto _ : st) {
     for (int r = 0; r < 128; ++r) a *= b;

@@ -12,8 +12,8 @@
 
 #include "zkgpu/backend.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "cuda/api.hpp"
-#include "cuda/hash/hash_tuning.hpp"
+#include "bench_support/gpu_timing.hpp"
+#include "merkle/cuda/tuning.hpp"
 #endif
 
 namespace zkgpu {
@@ -50,7 +50,7 @@ void BM_CudaPoseidon2(benchmark::State& st) {
   const int width = static_cast<int>(st.range(1));
   const size_t n = size_t(1) << 24;
   run_timed(st, static_cast<int>(st.range(0)), cuda::merkle_variant(), double(n),
-            [&](int warmup) { return cuda::time_poseidon2_device(width, n, warmup, 3); });
+            [&](int warmup) { return bench::time_poseidon2_device(width, n, warmup, 3); });
 }
 BENCHMARK(BM_CudaPoseidon2)
     ->ArgNames({"kind", "width"})
@@ -66,7 +66,7 @@ void BM_CudaMerkle(benchmark::State& st) {
   // Leaves: ceil(cols / 8) permutations each; compressions: rows - 1.
   const double perms = double(rows) * double((cols + 7) / 8) + double(rows - 1);
   run_timed(st, static_cast<int>(st.range(1)), variant, perms,
-            [&](int warmup) { return cuda::time_merkle_device(rows, cols, warmup, 3); });
+            [&](int warmup) { return bench::time_merkle_device(rows, cols, warmup, 3); });
 }
 // Every variant with the default permutation kind (1); the fused variant also with kind 2, since
 // its permutation form follows the kind (the others fix theirs).
@@ -88,7 +88,7 @@ void BM_CudaPow(benchmark::State& st) {
   // Expected candidates until the first hit: 2^bits (time is geometric; runs use fresh states, and
   // one run per iteration, so the reported mean estimates the expected time).
   run_timed(st, static_cast<int>(st.range(0)), cuda::merkle_variant(), double(uint64_t(1) << bits),
-            [&](int warmup) { return cuda::time_pow_device(bits, warmup, 1); });
+            [&](int warmup) { return bench::time_pow_device(bits, warmup, 1); });
 }
 BENCHMARK(BM_CudaPow)
     ->ArgNames({"kind", "bits"})

@@ -4,7 +4,7 @@
 #include <random>
 #include <vector>
 
-#include "core/poseidon2/params.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
 #include "zkgpu/challenger.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/pow.hpp"
@@ -38,8 +38,8 @@ void merkle_build(benchmark::State& st, Backend backend) {
     benchmark::DoNotOptimize(tree.root());
   }
   st.SetItemsProcessed(st.iterations() * static_cast<int64_t>(rows));  // rows (leaves) per second
-  st.counters["permutations/s"] = benchmark::Counter(static_cast<double>(st.iterations()) * (3 * rows - 1),
-                                                     benchmark::Counter::kIsRate);
+  st.counters["permutations/s"] =
+      benchmark::Counter(static_cast<double>(st.iterations()) * (3 * rows - 1), benchmark::Counter::kIsRate);
 }
 
 void BM_MerkleBuildCpu(benchmark::State& st) { merkle_build(st, Backend::Cpu); }

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "msm/bench_support.hpp"
+#include "bench_support/msm_inputs.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/status.hpp"
@@ -29,7 +29,8 @@ const std::vector<TePrecomputed>& padd_bases() {
 struct GmpField {
   mpz_t p;
   GmpField() {
-    mpz_init_set_str(p, "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 16);
+    mpz_init_set_str(
+        p, "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 16);
   }
 };
 const GmpField& gmp_field() {
@@ -136,8 +137,10 @@ void BM_FpMul(benchmark::State& st) {
   const Fp b = padd_bases()[0].kt;
   for (auto _ : st) {
     for (auto& a : acc) {
-      if constexpr (Portable) Fp::mont_mul_u64(a.l, a.l, b.l);
-      else a *= b;
+      if constexpr (Portable)
+        Fp::mont_mul_u64(a.l, a.l, b.l);
+      else
+        a *= b;
     }
     benchmark::DoNotOptimize(acc);
   }
@@ -148,7 +151,8 @@ BENCHMARK_TEMPLATE(BM_FpMul, false)->Name("BM_FpMulHost");
 
 // Independent additions: range(0) threads, 8 accumulators each.
 void BM_PaddCpuThroughput(benchmark::State& st) {
-  const unsigned threads = st.range(0) ? static_cast<unsigned>(st.range(0)) : static_cast<unsigned>(omp_get_max_threads());
+  const unsigned threads =
+      st.range(0) ? static_cast<unsigned>(st.range(0)) : static_cast<unsigned>(omp_get_max_threads());
   double rate = 0;
   for (auto _ : st) rate = padd_cpu_throughput(padd_bases(), threads, 80000);
   st.counters["M_PADD/s"] = rate / 1e6;

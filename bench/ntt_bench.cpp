@@ -45,7 +45,11 @@ void thread_counts(benchmark::internal::Benchmark* b) {
   for (int t = 1; t < max; t *= 2) b->Arg(t);
   b->Arg(max);
 }
-BENCHMARK(BM_NttCpuForward_2e24_cols1)->ArgName("threads")->Apply(thread_counts)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_NttCpuForward_2e24_cols1)
+    ->ArgName("threads")
+    ->Apply(thread_counts)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace zkgpu

@@ -9,8 +9,8 @@
 #include "zkgpu/backend.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "cuda/api.hpp"
-#include "cuda/ntt/ntt.cuh"
+#include "bench_support/gpu_timing.hpp"
+#include "ntt/cuda/ntt.cuh"
 #endif
 
 namespace zkgpu {
@@ -30,7 +30,7 @@ void BM_CudaNtt(benchmark::State& st) {
   const int before = cuda::ntt_variant();
   try {
     cuda::set_ntt_variant(variant);
-    ms = cuda::time_ntt_device(log_n, cols, inverse, /*warmup=*/3, /*runs=*/50);
+    ms = bench::time_ntt_device(log_n, cols, inverse, /*warmup=*/3, /*runs=*/50);
     cuda::set_ntt_variant(before);
   } catch (const Error& e) {
     cuda::set_ntt_variant(before);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/poseidon2/batch.hpp"
+#include "poseidon2/cpu/batch.hpp"
 #include "zkgpu/poseidon2.hpp"
 
 namespace zkgpu {
@@ -46,8 +46,16 @@ void BM_Poseidon2Permute(benchmark::State& st) {
   st.SetLabel(std::string(to_string(simd_level())) + (st.range(1) == 1 ? " 1 thread" : " all threads"));
 }
 // Args: {states, single_thread}
-BENCHMARK(BM_Poseidon2Permute<16>)->Args({1 << 14, 1})->Args({1 << 16, 0})->Unit(benchmark::kMicrosecond)->UseRealTime();
-BENCHMARK(BM_Poseidon2Permute<24>)->Args({1 << 14, 1})->Args({1 << 16, 0})->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_Poseidon2Permute<16>)
+    ->Args({1 << 14, 1})
+    ->Args({1 << 16, 0})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_Poseidon2Permute<24>)
+    ->Args({1 << 14, 1})
+    ->Args({1 << 16, 0})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 void BM_Poseidon2HashRows(benchmark::State& st) {
   const size_t rows = static_cast<size_t>(st.range(0)), cols = 16;

@@ -15,14 +15,15 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "cpu/merkle/merkle.hpp"
+#include "merkle/cpu/merkle_cpu.hpp"
 #include "zkgpu/challenger.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
 #include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "cuda/api.hpp"
+#include "merkle/cuda/api.hpp"
+#include "bench_support/gpu_timing.hpp"
 #endif
 
 namespace zkgpu::cli {
@@ -42,10 +43,10 @@ constexpr double poseidon2_mults(int w) { return 8.0 * w * 4 + (w == 16 ? 13 : 2
 struct Row {
   std::string op, size;
   double cpu_ms = -1, gpu_ms = -1, gpu_host_ms = -1;  // -1: not measured
-  double work = 0;        // items (elements, permutations) per run, for rates
-  std::string unit;       // what `work` counts
-  double gpu_floor_ms = -1;  // the physical-limit time for the GPU figure
-  std::string limit;         // which limit
+  double work = 0;                                    // items (elements, permutations) per run, for rates
+  std::string unit;                                   // what `work` counts
+  double gpu_floor_ms = -1;                           // the physical-limit time for the GPU figure
+  std::string limit;                                  // which limit
 };
 
 struct Options {
@@ -58,7 +59,6 @@ double mean(const std::vector<double>& v) {
   for (double x : v) s += x;
   return v.empty() ? -1 : s / double(v.size());
 }
-
 
 std::vector<BabyBear> random_fes(size_t n, uint64_t seed) {
   std::vector<BabyBear> v(n);
@@ -82,11 +82,13 @@ void bench_ntt(const Options& o, std::vector<Row>& rows) {
     r.work = double(cols) * double(size_t(1) << log_n);
     r.unit = "elements";
     auto data = random_fes(size_t(r.work), log_n);
-    r.cpu_ms = time_median_ms(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cpu); });
+    r.cpu_ms =
+        time_median_ms(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cpu); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
-      r.gpu_ms = median(cuda::time_ntt_device(log_n, cols, false, 2, o.runs));
-      r.gpu_host_ms = time_median_ms(o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cuda); });
+      r.gpu_ms = median(bench::time_ntt_device(log_n, cols, false, 2, o.runs));
+      r.gpu_host_ms = time_median_ms(
+          o.runs, [&] { ntt(data, log_n, cols, NttDirection::Forward, BabyBear::one(), Backend::Cuda); });
     }
 #endif
     r.gpu_floor_ms = 2 * 4 * r.work / H200_COPY_BYTES_PER_S * 1e3;
@@ -104,14 +106,16 @@ void bench_poseidon2(const Options& o, std::vector<Row>& rows) {
     r.work = double(cpu_n);
     r.unit = "permutations";
     auto states = random_fes(cpu_n * w, w);
-    r.cpu_ms = time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
+    r.cpu_ms =
+        time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       size_t gpu_n = o.quick ? 1 << 12 : 1 << 24;
       // Scale the resident GPU time to the CPU batch size so the columns compare the same work.
-      double ms = median(cuda::time_poseidon2_device(w, gpu_n, 2, o.runs));
+      double ms = median(bench::time_poseidon2_device(w, gpu_n, 2, o.runs));
       r.gpu_ms = ms * double(cpu_n) / double(gpu_n);
-      r.gpu_host_ms = time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
+      r.gpu_host_ms =
+          time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
     }
 #endif
     r.gpu_floor_ms = r.work * poseidon2_mults(w) / H200_MONT_MULS_PER_S * 1e3;
@@ -138,7 +142,7 @@ void bench_merkle(const Options& o, std::vector<Row>& rows) {
     r.cpu_ms = time_median_ms(std::min(o.runs, 3), [&] { cpu::merkle_build(m.data(), h, cols, params, nodes.data()); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
-      r.gpu_ms = median(cuda::time_merkle_device(h, cols, 2, o.runs));
+      r.gpu_ms = median(bench::time_merkle_device(h, cols, 2, o.runs));
       // Matrix from host memory, every node back to host memory: the same work as the CPU figure.
       r.gpu_host_ms = time_median_ms(o.runs, [&] { cuda::merkle_build_host(m.data(), h, cols, params, nodes.data()); });
     }
@@ -171,7 +175,7 @@ void bench_pow(const Options& o, std::vector<Row>& rows) {
     }
     r.cpu_ms = mean(t);
 #if ZKGPU_HAVE_CUDA
-    if (gpu()) r.gpu_ms = mean(cuda::time_pow_device(bits, 2, runs));
+    if (gpu()) r.gpu_ms = mean(bench::time_pow_device(bits, 2, runs));
 #endif
     r.gpu_floor_ms = r.work * poseidon2_mults(16) / H200_MONT_MULS_PER_S * 1e3;
     r.limit = "2.6 T Montgomery mul/s";
@@ -218,8 +222,8 @@ void print_json(const std::vector<Row>& rows) {
   j["cpu_model"] = cpu_features().model;
   j["gpu"] = gpu() ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
   for (auto& r : rows) {
-    nlohmann::json x = {{"operation", r.op}, {"size", r.size}, {"work", r.work}, {"unit", r.unit},
-                        {"limit", r.limit}, {"gpu_floor_ms", r.gpu_floor_ms}};
+    nlohmann::json x = {{"operation", r.op}, {"size", r.size},   {"work", r.work},
+                        {"unit", r.unit},    {"limit", r.limit}, {"gpu_floor_ms", r.gpu_floor_ms}};
     auto opt = [&](const char* k, double v) { x[k] = v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
     opt("cpu_ms", r.cpu_ms);
     opt("gpu_ms", r.gpu_ms);

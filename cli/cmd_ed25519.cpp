@@ -8,7 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "ed25519/line_format.hpp"
+#include "io/ed25519_line.hpp"
 #include "ed25519_bench.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
@@ -47,8 +47,8 @@ int run_verify(const VerifyOptions& o) {
 void add_ed25519_command(CLI::App& app) {
   auto* ed = app.add_subcommand("ed25519", "Ed25519 signature verification");
   ed->require_subcommand(1);
-  auto* verify = ed->add_subcommand(
-      "verify", "Verify `pk:sig:msg` hex lines; prints 1 (valid) or 0 (invalid) per line, in order");
+  auto* verify =
+      ed->add_subcommand("verify", "Verify `pk:sig:msg` hex lines; prints 1 (valid) or 0 (invalid) per line, in order");
   static VerifyOptions o;
   verify->add_option("--in", o.in, "Input file, one pk:sig:msg line per signature (- = stdin)");
   verify->add_option("--mode", o.mode, "openssl (default), strict or zip215; see docs/ed25519.md")

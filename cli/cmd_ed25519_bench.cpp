@@ -99,7 +99,8 @@ bool openssl_verify(const Ed25519Item& it) {
 
 // A peer library over all threads (or one; small batches on the calling thread, as our CPU
 // backend does), every verdict checked so nothing is optimised away.
-double time_peer(const std::vector<Ed25519Item>& items, bool (*verify)(const Ed25519Item&), int threads, double min_time) {
+double time_peer(const std::vector<Ed25519Item>& items, bool (*verify)(const Ed25519Item&), int threads,
+                 double min_time) {
   return time_call(
       [&] {
         int bad = 0;
@@ -150,7 +151,8 @@ int run_bench(const Options& o) {
       r.gpu_s = time_call([&] { ed25519_verify_batch(items, out, mode, Backend::Cuda); }, min_time);
       check();
 #if ZKGPU_HAVE_CUDA
-      const auto k = ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), 1, o.quick ? 1 : 5);
+      const auto k =
+          ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), 1, o.quick ? 1 : 5);
       double best = 1e30;
       for (double x : k) best = std::min(best, x);
       r.gpu_kernel_s = best / 1e3;
@@ -163,8 +165,7 @@ int run_bench(const Options& o) {
       r.openssl_s = time_peer(items, openssl_verify, threads, min_time);
     }
     rows.push_back(r);
-    if (!o.json)
-      std::fprintf(stderr, "  n = %zu done\n", r.n);
+    if (!o.json) std::fprintf(stderr, "  n = %zu done\n", r.n);
   }
 
   // Per core: our verifier, the ZIP-215 batch equation, libsodium and OpenSSL on one thread.
@@ -190,8 +191,10 @@ int run_bench(const Options& o) {
   long long crossover = -1;
   for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
     if (it->gpu_s < 0 || it->cpu_s < 0) continue;
-    if (it->gpu_s < it->cpu_s) crossover = static_cast<long long>(it->n);
-    else break;
+    if (it->gpu_s < it->cpu_s)
+      crossover = static_cast<long long>(it->n);
+    else
+      break;
   }
   if (!o.save_crossover.empty()) {
     if (crossover < 0) {
@@ -221,16 +224,18 @@ int run_bench(const Options& o) {
     j["gpu"] = gpu ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
     j["rows"] = nlohmann::json::array();
     for (const Row& r : rows)
-      j["rows"].push_back({{"n", r.n}, {"gpu_ms", ms(r.gpu_s)}, {"gpu_per_s", rate(r.gpu_s, r.n)},
-                           {"gpu_kernel_ms", ms(r.gpu_kernel_s)}, {"gpu_kernel_per_s", rate(r.gpu_kernel_s, r.n)},
-                           {"cpu_ms", ms(r.cpu_s)}, {"cpu_per_s", rate(r.cpu_s, r.n)},
-                           {"libsodium_per_s", rate(r.sodium_s, r.n)}, {"openssl_per_s", rate(r.openssl_s, r.n)}});
-    j["per_core"] = {{"ours", rate(ours1, per_core_n)},
-                     {"ours_zip215_batch_equation", rate(rlc1, per_core_n)},
-                     {"libsodium", rate(sodium1, per_core_n)},
-                     {"openssl", rate(openssl1, per_core_n)},
-                     {"ours_over_libsodium", sodium1 / ours1},
-                     {"zip215_batch_over_libsodium", sodium1 / rlc1}};
+      j["rows"].push_back({{"n", r.n},
+                           {"gpu_ms", ms(r.gpu_s)},
+                           {"gpu_per_s", rate(r.gpu_s, r.n)},
+                           {"gpu_kernel_ms", ms(r.gpu_kernel_s)},
+                           {"gpu_kernel_per_s", rate(r.gpu_kernel_s, r.n)},
+                           {"cpu_ms", ms(r.cpu_s)},
+                           {"cpu_per_s", rate(r.cpu_s, r.n)},
+                           {"libsodium_per_s", rate(r.sodium_s, r.n)},
+                           {"openssl_per_s", rate(r.openssl_s, r.n)}});
+    j["per_core"] = {{"ours", rate(ours1, per_core_n)},        {"ours_zip215_batch_equation", rate(rlc1, per_core_n)},
+                     {"libsodium", rate(sodium1, per_core_n)}, {"openssl", rate(openssl1, per_core_n)},
+                     {"ours_over_libsodium", sodium1 / ours1}, {"zip215_batch_over_libsodium", sodium1 / rlc1}};
     j["crossover"] = crossover < 0 ? nlohmann::json(nullptr) : nlohmann::json(crossover);
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -241,22 +246,28 @@ int run_bench(const Options& o) {
               "libsodium /s", "openssl /s");
   auto cell = [](double s, size_t n) {
     char b[32];
-    if (s > 0) std::snprintf(b, sizeof b, "%14.4g", double(n) / s);
-    else std::snprintf(b, sizeof b, "%14s", "-");
+    if (s > 0)
+      std::snprintf(b, sizeof b, "%14.4g", double(n) / s);
+    else
+      std::snprintf(b, sizeof b, "%14s", "-");
     return std::string(b);
   };
   for (const Row& r : rows) {
     char g[32];
-    if (r.gpu_s > 0) std::snprintf(g, sizeof g, "%12.4f", r.gpu_s * 1e3);
-    else std::snprintf(g, sizeof g, "%12s", "-");
+    if (r.gpu_s > 0)
+      std::snprintf(g, sizeof g, "%12.4f", r.gpu_s * 1e3);
+    else
+      std::snprintf(g, sizeof g, "%12s", "-");
     std::printf("%10zu %s %s %s %s %s %s\n", r.n, g, cell(r.gpu_s, r.n).c_str(), cell(r.gpu_kernel_s, r.n).c_str(),
                 cell(r.cpu_s, r.n).c_str(), cell(r.sodium_s, r.n).c_str(), cell(r.openssl_s, r.n).c_str());
   }
   std::printf("per core (/s): ours %.4g, ours zip215 batch equation %.4g, libsodium %.4g, openssl %.4g\n",
               per_core_n / ours1, per_core_n / rlc1, per_core_n / sodium1, per_core_n / openssl1);
   std::printf("  ours / libsodium = %.2fx, zip215 batch / libsodium = %.2fx\n", sodium1 / ours1, sodium1 / rlc1);
-  if (crossover < 0) std::printf("crossover: none measured\n");
-  else std::printf("crossover: GPU faster than CPU from n = %lld\n", crossover);
+  if (crossover < 0)
+    std::printf("crossover: none measured\n");
+  else
+    std::printf("crossover: GPU faster than CPU from n = %lld\n", crossover);
   return 0;
 }
 

@@ -19,7 +19,10 @@ void add_info_command(CLI::App& app) {
     if (json) {
       nlohmann::json j;
       j["version"] = version();
-      j["cpu"] = {{"model", f.model}, {"threads", f.threads}, {"avx2", f.avx2}, {"avx512", f.avx512},
+      j["cpu"] = {{"model", f.model},
+                  {"threads", f.threads},
+                  {"avx2", f.avx2},
+                  {"avx512", f.avx512},
                   {"simd_level", to_string(simd)}};
       j["cuda_built"] = cuda_built();
       if (g) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "hex_lines.hpp"
+#include "io/hex_lines.hpp"
 #include "pq_bench.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/status.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "hex_lines.hpp"
+#include "io/hex_lines.hpp"
 #include "pq_bench.hpp"
 #include "zkgpu/mlkem.hpp"
 #include "zkgpu/status.hpp"
@@ -149,7 +149,8 @@ int run_bench(const PqBenchOptions& o) {
                                       [&] { mlkem_encaps_batch(set, ek, m, c, k, st, backend); }));
       rows.push_back(pq_bench_measure(o, to_string(set), "decaps", b, threads,
                                       [&] { mlkem_decaps_batch(set, dk, c, k2, st, backend); }));
-      if (k != k2) throw Error(ErrorCode::InvalidArgument, "mlkem bench: decapsulated keys differ from encapsulated ones");
+      if (k != k2)
+        throw Error(ErrorCode::InvalidArgument, "mlkem bench: decapsulated keys differ from encapsulated ones");
     }
   }
   pq_bench_print(o, "mlkem", rows);

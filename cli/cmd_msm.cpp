@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "msm/bench_support.hpp"
-#include "msm/msm_line.hpp"
+#include "bench_support/msm_inputs.hpp"
+#include "io/msm_line.hpp"
 #include "runtime/env.hpp"  // parse_decimal
 #include "timing.hpp"
 #include "zkgpu/msm.hpp"
@@ -92,7 +92,8 @@ constexpr unsigned MSM_BENCH_MAX_LOG_N = 26;
 bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
   const size_t dots = s.find("..");
   const auto a = parse_decimal(std::string_view(s).substr(0, dots), 1, MSM_BENCH_MAX_LOG_N);
-  const auto b = dots == std::string::npos ? a : parse_decimal(std::string_view(s).substr(dots + 2), 1, MSM_BENCH_MAX_LOG_N);
+  const auto b =
+      dots == std::string::npos ? a : parse_decimal(std::string_view(s).substr(dots + 2), 1, MSM_BENCH_MAX_LOG_N);
   if (!a || !b || *a > *b) return false;
   lo = static_cast<unsigned>(*a);
   hi = static_cast<unsigned>(*b);
@@ -155,8 +156,12 @@ int bench_msm(const BenchOptions& o) {
 #endif
     if (o.json) {
       auto opt = [](double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
-      rows.push_back({{"curve", "bls12-377"}, {"log_n", lg}, {"cpu_ms", opt(cpu)}, {"gpu_resident_ms", opt(resident)},
-                      {"gpu_from_host_ms", opt(from_host)}, {"te_precompute_ms", prep},
+      rows.push_back({{"curve", "bls12-377"},
+                      {"log_n", lg},
+                      {"cpu_ms", opt(cpu)},
+                      {"gpu_resident_ms", opt(resident)},
+                      {"gpu_from_host_ms", opt(from_host)},
+                      {"te_precompute_ms", prep},
                       {"cpu_threads", omp_get_max_threads()}});
     } else {
       std::printf("%-6u %12s %14s %16s %14s\n", lg, fmt(cpu).c_str(), fmt(resident).c_str(), fmt(from_host).c_str(),
@@ -191,18 +196,21 @@ int bench_padd(const PaddOptions& o) {
   const double cpu_lat = padd_cpu_latency_us(bases, cpu_adds, &chain_end);
   rows.push_back({"zkgpu CPU, 1 thread", padd_cpu_throughput(bases, 1, cpu_adds) / 1e6, cpu_lat, "measured"});
   const unsigned threads = static_cast<unsigned>(omp_get_max_threads());
-  rows.push_back({"zkgpu CPU, " + std::to_string(threads) + " threads", padd_cpu_throughput(bases, threads, cpu_adds) / 1e6,
-                  cpu_lat, "measured (latency: one thread)"});
+  rows.push_back({"zkgpu CPU, " + std::to_string(threads) + " threads",
+                  padd_cpu_throughput(bases, threads, cpu_adds) / 1e6, cpu_lat, "measured (latency: one thread)"});
   if (const double r1 = padd_cpu_throughput_ifma(bases, 1, cpu_adds); r1 > 0) {
     rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, 1 thread", r1 / 1e6, cpu_lat, "measured (latency: scalar chain)"});
     rows.push_back({"zkgpu CPU, AVX-512 IFMA x8, " + std::to_string(threads) + " threads",
-                    padd_cpu_throughput_ifma(bases, threads, cpu_adds) / 1e6, cpu_lat, "measured (latency: scalar chain)"});
+                    padd_cpu_throughput_ifma(bases, threads, cpu_adds) / 1e6, cpu_lat,
+                    "measured (latency: scalar chain)"});
     // One addition's products on the lanes: the latency design (its throughput is 1 / latency).
     TeExtended lanes_end{};
     const double lanes_lat = padd_cpu_latency_ifma_us(bases, cpu_adds, &lanes_end);
     if (!(lanes_end.x == chain_end.x && lanes_end.y == chain_end.y && lanes_end.z == chain_end.z &&
-          lanes_end.t == chain_end.t)) throw std::runtime_error("padd bench: IFMA lanes chain differs from the scalar chain");
-    rows.push_back({"zkgpu CPU, AVX-512 IFMA lanes, 1 thread", 1.0 / lanes_lat, lanes_lat, "measured (one dependent chain)"});
+          lanes_end.t == chain_end.t))
+      throw std::runtime_error("padd bench: IFMA lanes chain differs from the scalar chain");
+    rows.push_back(
+        {"zkgpu CPU, AVX-512 IFMA lanes, 1 thread", 1.0 / lanes_lat, lanes_lat, "measured (one dependent chain)"});
   }
 #if ZKGPU_HAVE_CUDA
   if (cuda_usable()) {
@@ -221,7 +229,8 @@ int bench_padd(const PaddOptions& o) {
     j["benchmark"] = "padd";
     j["operation"] = "BLS12-377 twisted-Edwards mixed addition (7M, extended + precomputed affine)";
     for (auto& r : rows)
-      j["rows"].push_back({{"design", r.design}, {"mpadd_per_s", r.mpadd_s}, {"latency_us", r.latency_us}, {"source", r.note}});
+      j["rows"].push_back(
+          {{"design", r.design}, {"mpadd_per_s", r.mpadd_s}, {"latency_us", r.latency_us}, {"source", r.note}});
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("%-40s %14s %12s  %s\n", "design", "M PADD/s", "latency us", "source");
@@ -254,8 +263,10 @@ void add_msm_command(CLI::App& app) {
   bench->add_option("--log-n", bo.log_n, "Sizes: N or A..B (log2 of the point count)");
   bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
   bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
-  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")->check(CLI::Range(1u, MSM_BENCH_MAX_LOG_N));
-  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 16)")->check(CLI::Range(0, 20));
+  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")
+      ->check(CLI::Range(1u, MSM_BENCH_MAX_LOG_N));
+  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 16)")
+      ->check(CLI::Range(0, 20));
   bench->add_flag("--json", bo.json, "Print JSON instead of a table");
   bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
   bench->callback([] { check_rc(bench_msm(bo)); });

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "line_parse.hpp"
+#include "io/line_parse.hpp"
 #include "zkgpu/poseidon2.hpp"
 #include "zkgpu/status.hpp"
 

@@ -56,7 +56,7 @@ ProtocolParameters to_params(const ParamOptions& o) {
   p.security_level = o.security;
   p.pow_bits = o.pow_budget;
   p.folding = o.fold_first >= 0 ? whir::FoldingFactor::constant_from_second_round(unsigned(o.fold_first), o.fold)
-                                 : whir::FoldingFactor::constant(o.fold);
+                                : whir::FoldingFactor::constant(o.fold);
   p.soundness = *whir::parse_soundness(o.soundness);
   p.starting_log_inv_rate = o.rate;
   if (o.rs_reduction >= 0) p.rs_reduction = unsigned(o.rs_reduction);
@@ -93,8 +93,8 @@ nlohmann::json config_json(const WhirConfig& c) {
                            {"folding_pow_bits", r.folding_pow_bits},
                            {"num_variables", r.num_variables}});
   const auto& f = c.final_round;
-  j["final"] = {{"folding_factor", f.folding_factor}, {"domain_size", f.domain_size()},
-                {"num_queries", f.num_queries},       {"pow_bits", f.pow_bits},
+  j["final"] = {{"folding_factor", f.folding_factor},     {"domain_size", f.domain_size()},
+                {"num_queries", f.num_queries},           {"pow_bits", f.pow_bits},
                 {"folding_pow_bits", f.folding_pow_bits}, {"sumcheck_rounds", f.sumcheck_rounds}};
   j["pow_budget_exceeded"] = !c.pow_budget_violations().empty();
   return j;
@@ -114,8 +114,8 @@ void print_config(const WhirConfig& c) {
   }
   const auto& f = c.final_round;
   std::cout << "final:   fold " << f.folding_factor << ", domain 2^" << f.log_domain_size << ", queries "
-            << f.num_queries << ", PoW " << f.pow_bits << ", folding PoW " << f.folding_pow_bits
-            << ", sumcheck rounds " << f.sumcheck_rounds << "\n";
+            << f.num_queries << ", PoW " << f.pow_bits << ", folding PoW " << f.folding_pow_bits << ", sumcheck rounds "
+            << f.sumcheck_rounds << "\n";
 }
 
 // Little-endian canonical u32 words; Error(InvalidArgument) on a bad length or value.
@@ -149,8 +149,10 @@ Digest parse_root_hex(const std::string& text) {
   std::vector<uint8_t> bytes(32);
   for (size_t i = 0; i < 64; ++i) {
     const char ch = text[i];
-    const int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+    const int v = ch >= '0' && ch <= '9'   ? ch - '0'
+                  : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                           : -1;
     if (v < 0) throw_invalid("--expect-root: '" + std::string(1, ch) + "' is not a hex digit");
     bytes[i / 2] = uint8_t(bytes[i / 2] << 4 | v);
   }
@@ -199,8 +201,10 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 int run_params(const ParamOptions& o, bool json) {
   const WhirConfig c = WhirConfig::derive(to_params(o));
   warn_config(c);
-  if (json) std::cout << config_json(c).dump(2) << "\n";
-  else print_config(c);
+  if (json)
+    std::cout << config_json(c).dump(2) << "\n";
+  else
+    print_config(c);
   return 0;
 }
 
@@ -213,7 +217,8 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   const WhirConfig c = WhirConfig::derive(to_params(po));
   warn_config(c);
   if (o.num_points < 1 || o.num_points > whir::MAX_CLAIMS)
-    throw_invalid("--num-points " + std::to_string(o.num_points) + " must be in 1.." + std::to_string(whir::MAX_CLAIMS));
+    throw_invalid("--num-points " + std::to_string(o.num_points) + " must be in 1.." +
+                  std::to_string(whir::MAX_CLAIMS));
   check_output_path(o.out, "--out");
   if (!o.claims_out.empty()) check_output_path(o.claims_out, "--claims-out");
   const unsigned n = c.num_variables();
@@ -231,15 +236,16 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   }
   std::vector<whir::Claim> claims;
   if (have_points) {
-    const std::vector<BabyBear> w =
-        decode_words(read_input_file(o.points, "--points", 16 * uint64_t(n) * whir::MAX_CLAIMS), "--points " + o.points);
+    const std::vector<BabyBear> w = decode_words(
+        read_input_file(o.points, "--points", 16 * uint64_t(n) * whir::MAX_CLAIMS), "--points " + o.points);
     if (w.empty() || w.size() % (4 * size_t(n)) != 0)
       throw_invalid("--points " + o.points + ": expected a non-empty multiple of 4n = " + std::to_string(4 * n) +
                     " words (each point: n extension elements c0..c3), at most " + std::to_string(whir::MAX_CLAIMS) +
                     " points");
     for (size_t off = 0; off < w.size(); off += 4 * n) {
       whir::Claim cl;
-      for (unsigned i = 0; i < n; ++i) cl.point.push_back({{w[off + 4 * i], w[off + 4 * i + 1], w[off + 4 * i + 2], w[off + 4 * i + 3]}});
+      for (unsigned i = 0; i < n; ++i)
+        cl.point.push_back({{w[off + 4 * i], w[off + 4 * i + 1], w[off + 4 * i + 2], w[off + 4 * i + 3]}});
       claims.push_back(std::move(cl));
     }
   } else {
@@ -282,8 +288,8 @@ whir::ProofFile read_proof_under(const std::string& path, const WhirConfig& c) {
   const std::vector<uint8_t> head = read_input_prefix(path, "proof", whir::PROOF_FILE_HEADER_BYTES);
   (void)whir::read_proof_header(head);  // magic, version, parameters that derive
   if (head.size() == whir::PROOF_FILE_HEADER_BYTES) {
-    const uint32_t n_claims = uint32_t(head[48]) | uint32_t(head[49]) << 8 | uint32_t(head[50]) << 16 |
-                              uint32_t(head[51]) << 24;
+    const uint32_t n_claims =
+        uint32_t(head[48]) | uint32_t(head[49]) << 8 | uint32_t(head[50]) << 16 | uint32_t(head[51]) << 24;
     if (n_claims >= 1 && n_claims <= whir::MAX_CLAIMS && size > whir::max_proof_file_size(c, n_claims))
       throw_invalid("proof " + path + " holds " + std::to_string(size) + " bytes, more than any proof of " +
                     std::to_string(n_claims) + " claim(s) under these parameters (" +
@@ -301,11 +307,12 @@ std::string statement_mismatch(const VerifyOptions& o, const WhirConfig& c, cons
       return "the commitment root is " + root_hex(pf.proof.initial_commitment) + ", not the expected " + o.expect_root;
   }
   if (!o.claims.empty()) {
-    const std::vector<whir::Claim> want = decode_claims(
-        read_input_file(o.claims, "--claims", uint64_t(16) * (c.num_variables() + 1) * whir::MAX_CLAIMS), c.num_variables(),
-        "--claims " + o.claims);
+    const std::vector<whir::Claim> want =
+        decode_claims(read_input_file(o.claims, "--claims", uint64_t(16) * (c.num_variables() + 1) * whir::MAX_CLAIMS),
+                      c.num_variables(), "--claims " + o.claims);
     if (want.size() != pf.claims.size())
-      return "the proof holds " + std::to_string(pf.claims.size()) + " claim(s), --claims " + std::to_string(want.size());
+      return "the proof holds " + std::to_string(pf.claims.size()) + " claim(s), --claims " +
+             std::to_string(want.size());
     for (size_t i = 0; i < want.size(); ++i)
       if (want[i].point != pf.claims[i].point || !(want[i].value == pf.claims[i].value))
         return "claim " + std::to_string(i) + " is not the one in --claims";
@@ -349,7 +356,8 @@ int run_verify(const ParamOptions& po, const VerifyOptions& o) {
     const auto mismatch = whir::header_mismatch(header, c);
     if (!mismatch) throw;
     if (o.json)
-      std::cout << nlohmann::json{{"accepted", false}, {"reason", "made under other parameters: " + *mismatch},
+      std::cout << nlohmann::json{{"accepted", false},
+                                  {"reason", "made under other parameters: " + *mismatch},
                                   {"security_level", c.params.security_level}}
                        .dump(2)
                 << "\n";
@@ -384,7 +392,8 @@ int run_verify(const ParamOptions& po, const VerifyOptions& o) {
     std::cout << "commitment root " << root_hex(pf.proof.initial_commitment) << "\n";
     for (size_t i = 0; i < pf.claims.size(); ++i) {
       std::cout << "claim " << i << ": f(";
-      for (size_t k = 0; k < pf.claims[i].point.size(); ++k) std::cout << (k ? " " : "") << ef_text(pf.claims[i].point[k]);
+      for (size_t k = 0; k < pf.claims[i].point.size(); ++k)
+        std::cout << (k ? " " : "") << ef_text(pf.claims[i].point[k]);
       std::cout << ") = " << ef_text(pf.claims[i].value) << "\n";
     }
     std::cout << "checked: security " << checked_text(c) << "; verified in " << ms << " ms\n";
@@ -404,15 +413,15 @@ struct BenchConfig {
 // The 29 cells of the M1 grid and the 5 high-rate n = 22 rows (spec §10.1), in the spec's order.
 const std::vector<BenchConfig>& seed_grid() {
   static const std::vector<BenchConfig> g = {
-      {20, 1, 1, 267, 171},     {20, 1, 2, 453, 290},     {20, 1, 3, 897, 483},    {20, 2, 1, 127, 75},
-      {20, 2, 2, 217, 122},     {20, 2, 3, 414, 210},     {20, 4, 1, 49, 35},      {20, 4, 2, 89, 53},
-      {20, 4, 3, 200, 120},     {22, 1, 1, 1174, 579},    {22, 1, 2, 1938, 1092},  {22, 1, 3, 3459, 1934},
-      {22, 2, 1, 441, 287},     {22, 2, 2, 805, 484},     {22, 2, 3, 1676, 897},   {22, 3, 1, 206, 138},
-      {22, 3, 2, 381, 248},     {22, 3, 3, 897, 611},     {22, 4, 1, 166, 128},    {22, 4, 2, 322, 215},
-      {22, 4, 3, 661, 530},     {22, 6, 1, 141, 98},      {22, 6, 2, 410, 327},    {22, 6, 3, 1763, 1320},
-      {24, 1, 1, 4153, 2463},   {24, 2, 1, 1814, 1049},   {24, 3, 1, 890, 531},    {24, 4, 1, 978, 694},
-      {24, 6, 1, 588, 405},     {22, 1, 5, 15226, 9300},  {22, 2, 5, 6327, 3644},  {22, 3, 5, 8694, 3779},
-      {22, 4, 5, 7546, 4568},   {22, 2, 6, 17142, 8408},
+      {20, 1, 1, 267, 171},   {20, 1, 2, 453, 290},    {20, 1, 3, 897, 483},   {20, 2, 1, 127, 75},
+      {20, 2, 2, 217, 122},   {20, 2, 3, 414, 210},    {20, 4, 1, 49, 35},     {20, 4, 2, 89, 53},
+      {20, 4, 3, 200, 120},   {22, 1, 1, 1174, 579},   {22, 1, 2, 1938, 1092}, {22, 1, 3, 3459, 1934},
+      {22, 2, 1, 441, 287},   {22, 2, 2, 805, 484},    {22, 2, 3, 1676, 897},  {22, 3, 1, 206, 138},
+      {22, 3, 2, 381, 248},   {22, 3, 3, 897, 611},    {22, 4, 1, 166, 128},   {22, 4, 2, 322, 215},
+      {22, 4, 3, 661, 530},   {22, 6, 1, 141, 98},     {22, 6, 2, 410, 327},   {22, 6, 3, 1763, 1320},
+      {24, 1, 1, 4153, 2463}, {24, 2, 1, 1814, 1049},  {24, 3, 1, 890, 531},   {24, 4, 1, 978, 694},
+      {24, 6, 1, 588, 405},   {22, 1, 5, 15226, 9300}, {22, 2, 5, 6327, 3644}, {22, 3, 5, 8694, 3779},
+      {22, 4, 5, 7546, 4568}, {22, 2, 6, 17142, 8408},
   };
   return g;
 }
@@ -540,7 +549,8 @@ int run_bench(const BenchOptions& o, bool single) {
   std::vector<BenchConfig> grid;
   std::string grid_name;
   if (single) {
-    if (o.vars == 0) throw_invalid("whir bench: give --grid seed|quick, or --vars (with --fold/--rate) for one configuration");
+    if (o.vars == 0)
+      throw_invalid("whir bench: give --grid seed|quick, or --vars (with --fold/--rate) for one configuration");
     BenchConfig bc{o.vars, o.fold, o.rate};
     for (const BenchConfig& s : seed_grid())
       if (s.n == bc.n && s.fold == bc.fold && s.rate == bc.rate) bc = s;
@@ -565,7 +575,8 @@ int run_bench(const BenchOptions& o, bool single) {
   const bool gpu_ok = cuda_usable();
   const bool do_cpu = o.backend != "cuda";
   const bool do_gpu = o.backend != "cpu" && gpu_ok;
-  if (o.backend == "cuda" && !gpu_ok) throw Error(ErrorCode::Unavailable, "whir bench --backend cuda: " + cuda_unavailable_reason());
+  if (o.backend == "cuda" && !gpu_ok)
+    throw Error(ErrorCode::Unavailable, "whir bench --backend cuda: " + cuda_unavailable_reason());
   const whir::Soundness snd = *whir::parse_soundness(o.soundness);
   if (snd == whir::Soundness::CapacityBound)
     std::cerr << "note: CapacityBound (as published) rests on a conjecture that was refuted (Crites-Stewart, eprint "
@@ -593,7 +604,8 @@ int run_bench(const BenchOptions& o, bool single) {
 
   const std::string timing =
       "prove end to end: witness in host memory -> proof object (commit, every round, PoW, openings; "
-      "GPU: upload included), median of " + std::to_string(o.runs) + " runs after one warm-up prove per backend";
+      "GPU: upload included), median of " +
+      std::to_string(o.runs) + " runs after one warm-up prove per backend";
   const std::string setting = std::string(whir::long_name(snd)) + ", security " + std::to_string(o.security) +
                               ", PoW budget " + std::to_string(o.pow_budget) +
                               ", rs_red = min(fold, 3), one evaluation claim, deterministic PoW";
@@ -612,26 +624,28 @@ int run_bench(const BenchOptions& o, bool single) {
     j["m1_source"] = "spec §10.1: Apple M1, Plonky3 NEON CPU and best Metal GPU, medians of 3";
     j["rows"] = nlohmann::json::array();
     for (const BenchRow& r : rows) {
-      nlohmann::json x = {{"n", r.cfg.n},
-                          {"fold", r.cfg.fold},
-                          {"rate", r.cfg.rate},
-                          {"cpu_ms", ms_or_null(r.cpu_ms)},
-                          {"gpu_ms", ms_or_null(r.gpu_ms)},
-                          {"speedup", r.cpu_ms > 0 && r.gpu_ms > 0 ? nlohmann::json(r.cpu_ms / r.gpu_ms) : nlohmann::json(nullptr)},
-                          {"m1_cpu_ms", ms_or_null(r.cfg.m1_cpu)},
-                          {"m1_gpu_ms", ms_or_null(r.cfg.m1_gpu)},
-                          {"cpu_runs_ms", r.cpu_runs},
-                          {"gpu_runs_ms", r.gpu_runs},
-                          {"verify_ms", ms_or_null(r.verify_ms)},
-                          {"proof_bytes", r.proof_bytes},
-                          {"accepted", r.accepted},
-                          {"proofs_identical", r.identical < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.identical == 1)}};
+      nlohmann::json x = {
+          {"n", r.cfg.n},
+          {"fold", r.cfg.fold},
+          {"rate", r.cfg.rate},
+          {"cpu_ms", ms_or_null(r.cpu_ms)},
+          {"gpu_ms", ms_or_null(r.gpu_ms)},
+          {"speedup", r.cpu_ms > 0 && r.gpu_ms > 0 ? nlohmann::json(r.cpu_ms / r.gpu_ms) : nlohmann::json(nullptr)},
+          {"m1_cpu_ms", ms_or_null(r.cfg.m1_cpu)},
+          {"m1_gpu_ms", ms_or_null(r.cfg.m1_gpu)},
+          {"cpu_runs_ms", r.cpu_runs},
+          {"gpu_runs_ms", r.gpu_runs},
+          {"verify_ms", ms_or_null(r.verify_ms)},
+          {"proof_bytes", r.proof_bytes},
+          {"accepted", r.accepted},
+          {"proofs_identical", r.identical < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.identical == 1)}};
       if (!r.error.empty()) x["error"] = r.error;
       j["rows"].push_back(std::move(x));
     }
     std::cout << j.dump(2) << "\n";
   } else if (o.csv) {
-    std::cout << "n,fold,rate,cpu_ms,gpu_ms,speedup,m1_cpu_ms,m1_gpu_ms,verify_ms,proof_bytes,accepted,proofs_identical\n";
+    std::cout
+        << "n,fold,rate,cpu_ms,gpu_ms,speedup,m1_cpu_ms,m1_gpu_ms,verify_ms,proof_bytes,accepted,proofs_identical\n";
     auto num = [](double v) { return v < 0 ? std::string() : std::to_string(v); };
     for (const BenchRow& r : rows)
       std::cout << r.cfg.n << "," << r.cfg.fold << "," << r.cfg.rate << "," << num(r.cpu_ms) << "," << num(r.gpu_ms)
@@ -642,12 +656,16 @@ int run_bench(const BenchOptions& o, bool single) {
     std::printf("# WHIR %s grid: %s\n# %s\n", grid_name.c_str(), timing.c_str(), setting.c_str());
     std::printf("# CPU: %s, %d threads, %s; GPU: %s\n", cpu.model.c_str(), omp_get_max_threads(),
                 to_string(simd_level()), gpu_name.c_str());
-    std::printf("# M1: the published Apple M1 figures (spec §10.1: Plonky3 NEON CPU, best Metal GPU), shape reference only\n");
+    std::printf(
+        "# M1: the published Apple M1 figures (spec §10.1: Plonky3 NEON CPU, best Metal GPU), shape reference only\n");
     std::printf("%3s %4s %4s | %9s %9s %8s | %8s %8s %7s | %11s %9s %s\n", "n", "fold", "rate", "CPU ms", "GPU ms",
                 "speedup", "M1 CPU", "M1 GPU", "M1 x", "proof bytes", "verify ms", "check");
     for (const BenchRow& r : rows) {
-      std::string check = !r.error.empty() ? "ERROR" : !r.accepted ? "REJECTED" : r.identical == 0 ? "CPU!=GPU"
-                          : r.identical == 1 ? "ok, CPU==GPU" : "ok";
+      std::string check = !r.error.empty()   ? "ERROR"
+                          : !r.accepted      ? "REJECTED"
+                          : r.identical == 0 ? "CPU!=GPU"
+                          : r.identical == 1 ? "ok, CPU==GPU"
+                                             : "ok";
       std::printf("%3u %4u %4u | %9s %9s %8s | %8s %8s %7s | %11zu %9s %s\n", r.cfg.n, r.cfg.fold, r.cfg.rate,
                   fmt_ms(r.cpu_ms).c_str(), fmt_ms(r.gpu_ms).c_str(), fmt_ratio(r.cpu_ms, r.gpu_ms).c_str(),
                   fmt_ms(r.cfg.m1_cpu).c_str(), fmt_ms(r.cfg.m1_gpu).c_str(),
@@ -678,18 +696,22 @@ void add_whir_command(CLI::App& app) {
   static ProveOptions po;
   auto* prove = w->add_subcommand("prove", "Commit to a polynomial and prove its evaluations; write a proof file");
   add_param_flags(prove, prove_po);
-  prove->add_option("--backend", po.backend, "cpu, cuda or auto (auto = cuda from 2^14 evaluations when a GPU is usable)")
+  prove
+      ->add_option("--backend", po.backend,
+                   "cpu, cuda or auto (auto = cuda from 2^14 evaluations when a GPU is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   auto* poly = prove->add_option("--poly", po.poly, "2^n little-endian canonical u32 evaluations (binary file)");
   auto* rnd = prove->add_option("--random", po.random_seed, "Use a random polynomial from this seed (default 1)");
   poly->excludes(rnd);
-  auto* pts = prove->add_option("--points", po.points,
-                                "Evaluation points: little-endian canonical u32, 4n words per point (c0..c3 per coordinate)");
+  auto* pts =
+      prove->add_option("--points", po.points,
+                        "Evaluation points: little-endian canonical u32, 4n words per point (c0..c3 per coordinate)");
   auto* pseed = prove->add_option("--point-seed", po.point_seed, "Random evaluation points from this seed (default 1)");
   prove->add_option("--num-points", po.num_points, "How many seeded points (default 1)");
   pts->excludes(pseed);
   prove->add_option("--out", po.out, "Output proof file (default proof.bin)");
-  prove->add_option("--claims-out", po.claims_out, "Also write the claims (points and values) for `whir verify --claims`");
+  prove->add_option("--claims-out", po.claims_out,
+                    "Also write the claims (points and values) for `whir verify --claims`");
   prove->callback([poly, pts] {
     int rc = run_prove(prove_po, po, poly->count() > 0, pts->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
@@ -717,13 +739,15 @@ void add_whir_command(CLI::App& app) {
   static BenchOptions bo;
   auto* bench = w->add_subcommand(
       "bench", "Time prove (CPU and GPU) and verify over the spec's published grid or one configuration");
-  auto* grid = bench->add_option("--grid", bo.grid, "seed: the 34 published Apple configurations; quick: a few small ones")
-                   ->check(CLI::IsMember({"seed", "quick"}));
+  auto* grid =
+      bench->add_option("--grid", bo.grid, "seed: the 34 published Apple configurations; quick: a few small ones")
+          ->check(CLI::IsMember({"seed", "quick"}));
   auto* vars = bench->add_option("--vars", bo.vars, "Bench one configuration with this many variables");
   bench->add_option("--fold", bo.fold, "Folding factor of the single configuration (default 4)");
   bench->add_option("--rate", bo.rate, "Starting log2 inverse rate of the single configuration (default 1)");
   grid->excludes(vars);
-  bench->add_option("--rows", bo.rows, "Only rows FROM-TO of the grid (1-based, in the order --list prints them)")->needs(grid);
+  bench->add_option("--rows", bo.rows, "Only rows FROM-TO of the grid (1-based, in the order --list prints them)")
+      ->needs(grid);
   bench->add_option("--runs", bo.runs, "Timed runs per backend (median reported; default 3)");
   bench->add_option("--backend", bo.backend, "both (default: the GPU column when a GPU is usable), cpu or cuda")
       ->check(CLI::IsMember({"both", "cpu", "cuda"}));
@@ -737,7 +761,8 @@ void add_whir_command(CLI::App& app) {
   auto* cs = bench->add_flag("--csv", bo.csv, "Print CSV");
   js->excludes(cs);
   bench->callback([grid, vars] {
-    if (grid->count() == 0 && vars->count() == 0) throw CLI::ValidationError("whir bench", "give --grid seed|quick or --vars N");
+    if (grid->count() == 0 && vars->count() == 0)
+      throw CLI::ValidationError("whir bench", "give --grid seed|quick or --vars N");
     int rc = run_bench(bo, vars->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });

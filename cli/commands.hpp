@@ -15,5 +15,4 @@ void add_mldsa_command(CLI::App& app);
 void add_ed25519_command(CLI::App& app);
 void add_msm_command(CLI::App& app);  // also registers `padd`
 
-
 }  // namespace zkgpu::cli

@@ -45,7 +45,8 @@ std::vector<uint8_t> zlib_stored(const std::vector<uint8_t>& raw) {
     z.push_back(static_cast<uint8_t>(len >> 8));
     z.push_back(static_cast<uint8_t>(~len));
     z.push_back(static_cast<uint8_t>(~len >> 8));
-    z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(off), raw.begin() + static_cast<std::ptrdiff_t>(off + len));
+    z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(off),
+             raw.begin() + static_cast<std::ptrdiff_t>(off + len));
     if (raw.empty()) break;
   }
   uint32_t a = 1, b = 0;
@@ -60,7 +61,8 @@ std::vector<uint8_t> zlib_stored(const std::vector<uint8_t>& raw) {
 }  // namespace
 
 void write_loglog_png(const std::string& path, const std::vector<PlotSeries>& series) {
-  static const uint8_t colours[][3] = {{220, 30, 30}, {240, 150, 20}, {30, 80, 220}, {20, 160, 60}, {140, 40, 180}, {120, 120, 120}};
+  static const uint8_t colours[][3] = {{220, 30, 30}, {240, 150, 20}, {30, 80, 220},
+                                       {20, 160, 60}, {140, 40, 180}, {120, 120, 120}};
   std::vector<uint8_t> img(size_t{W} * H * 3, 255);
   auto px = [&](int x, int y, const uint8_t* c) {
     if (x < 0 || y < 0 || x >= W || y >= H) return;
@@ -69,7 +71,10 @@ void write_loglog_png(const std::string& path, const std::vector<PlotSeries>& se
   double x0 = 1e300, x1 = 0, y0 = 1e300, y1 = 0;
   for (const auto& s : series)
     for (auto [x, y] : s.points) {
-      x0 = std::min(x0, x); x1 = std::max(x1, x); y0 = std::min(y0, y); y1 = std::max(y1, y);
+      x0 = std::min(x0, x);
+      x1 = std::max(x1, x);
+      y0 = std::min(y0, y);
+      y1 = std::max(y1, y);
     }
   if (x1 <= 0) throw_invalid("plot: no points to draw");
   const double lx0 = std::floor(std::log10(x0)), lx1 = std::max(lx0 + 1, std::ceil(std::log10(x1)));
@@ -89,7 +94,10 @@ void write_loglog_png(const std::string& path, const std::vector<PlotSeries>& se
       const int steps = std::max(std::abs(bx - ax), std::abs(by - ay)) + 1;
       for (int t = 0; t <= steps; ++t) {
         const int x = ax + (bx - ax) * t / steps, y = ay + (by - ay) * t / steps;
-        for (int d = -1; d <= 1; ++d) { px(x, y + d, c); px(x + d, y, c); }
+        for (int d = -1; d <= 1; ++d) {
+          px(x, y + d, c);
+          px(x + d, y, c);
+        }
       }
     }
     for (auto [x, y] : p)

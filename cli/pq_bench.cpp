@@ -67,8 +67,13 @@ void pq_bench_print(const PqBenchOptions& o, const std::string& kind, const std:
     j["cpu"] = cpu_features().model;
     j["rows"] = nlohmann::json::array();
     for (const auto& r : rows)
-      j["rows"].push_back({{"set", r.set}, {"op", r.op}, {"backend", r.backend}, {"batch", r.batch},
-                           {"threads", r.threads}, {"ops_per_s", r.ops_per_s}, {"us_per_op", r.us_per_op}});
+      j["rows"].push_back({{"set", r.set},
+                           {"op", r.op},
+                           {"backend", r.backend},
+                           {"batch", r.batch},
+                           {"threads", r.threads},
+                           {"ops_per_s", r.ops_per_s},
+                           {"us_per_op", r.us_per_op}});
     std::cout << j.dump(2) << "\n";
     return;
   }

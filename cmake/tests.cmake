@@ -3,18 +3,18 @@
 find_package(GTest REQUIRED)
 enable_testing()
 file(GLOB_RECURSE ZKGPU_TEST_SOURCES CONFIGURE_DEPENDS tests/*.cpp)
-list(FILTER ZKGPU_TEST_SOURCES EXCLUDE REGEX "tests/ct/")  # the valgrind constant-time program (below)
+# Not in zkgpu_tests: the valgrind constant-time program and the package consumer (both below).
+list(FILTER ZKGPU_TEST_SOURCES EXCLUDE REGEX "tests/(ct|package_consumer)/")
 add_executable(zkgpu_tests ${ZKGPU_TEST_SOURCES})
 zkgpu_set_isa_flags(${ZKGPU_TEST_SOURCES})
 target_compile_options(zkgpu_tests PRIVATE ${ZKGPU_WARNINGS})
-# The CLI's line parsers are compiled in too: the fuzz harnesses of tests/fuzz call them, and
-# tests/fuzz/fuzz_corpus_test.cpp runs those harnesses over the checked-in fuzz corpus.
-target_sources(zkgpu_tests PRIVATE cli/hex_lines.cpp cli/line_parse.cpp)
-target_include_directories(zkgpu_tests PRIVATE tests ${PROJECT_SOURCE_DIR})
+# tests/ for the shared helpers (support/) and the fuzz harnesses that FuzzCorpus runs over the
+# checked-in corpus; the tests also reach into src/ (linked through zkgpu_bench_support).
+target_include_directories(zkgpu_tests PRIVATE tests)
 target_compile_definitions(zkgpu_tests PRIVATE ZKGPU_VECTORS_DIR="${PROJECT_SOURCE_DIR}/tests/vectors"
                                                ZKGPU_FUZZ_CORPUS="${PROJECT_SOURCE_DIR}/tests/fuzz/corpus"
                                                ZKGPU_CLI_PATH="$<TARGET_FILE:zkgpu_cli>")
-target_link_libraries(zkgpu_tests PRIVATE zkgpu GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json OpenSSL::Crypto
+target_link_libraries(zkgpu_tests PRIVATE zkgpu zkgpu_bench_support GTest::gtest GTest::gtest_main nlohmann_json::nlohmann_json OpenSSL::Crypto
                       PkgConfig::SODIUM)
 add_dependencies(zkgpu_tests zkgpu_cli)
 include(GoogleTest)
@@ -74,4 +74,18 @@ if(ZKGPU_BUILD_BENCH)
            "--benchmark_filter=BM_Ed25519(VerifyCpu/256/0/1|Zip215BatchEquation/64/1|LibsodiumVerify|OpensslVerify)"
            --benchmark_min_time=0.01)
   set_tests_properties(bench_gbench_smoke bench_ed25519_smoke PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive" TIMEOUT 600)
+endif()
+
+# --- the installed package, used from a project of its own (find_package(zkgpu)) ---------------
+add_test(NAME package_consumer
+         COMMAND ${CMAKE_COMMAND} -D BUILD_DIR=${PROJECT_BINARY_DIR} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
+                 -D WORK_DIR=${PROJECT_BINARY_DIR}/package_consumer -D VERSION=${PROJECT_VERSION}
+                 -D CXX=${CMAKE_CXX_COMPILER} -D GENERATOR=${CMAKE_GENERATOR}
+                 -P ${PROJECT_SOURCE_DIR}/tests/package_consumer/run.cmake)
+set_tests_properties(package_consumer PROPERTIES TIMEOUT 600)
+
+# --- the layout rules of ARCHITECTURE.md (includes, concept folders, getenv, file sizes) ---------
+if(Python3_FOUND)
+  add_test(NAME layout_rules COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/layout/check_layout.py)
+  add_test(NAME layout_rules_self_test COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/layout/check_layout.py --self-test)
 endif()

@@ -23,9 +23,9 @@ struct GpuInfo {
   int driver_version = 0, runtime_version = 0;
 };
 
-bool cuda_built();                 // compiled with the CUDA backend
+bool cuda_built();                  // compiled with the CUDA backend
 std::optional<GpuInfo> gpu_info();  // nullopt when not built or no usable device
-bool cuda_usable();                // cuda_built() and a device answered
+bool cuda_usable();                 // cuda_built() and a device answered
 std::string cuda_unavailable_reason();
 
 // Frees the device and pinned host memory zkgpu keeps between calls (contexts, workspaces,

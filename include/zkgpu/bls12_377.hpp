@@ -1,5 +1,5 @@
 // BLS12-377 G1: parsing, validation, arkworks-compatible encodings and the twisted-Edwards
-// conversion of bases. The arithmetic itself is header-only in src/core/bls12_377 (host and device).
+// conversion of bases. The arithmetic itself is header-only in include/zkgpu/core/bls12_377 (host and device).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/bls12_377/curve.hpp"
+#include "zkgpu/core/bls12_377/curve.hpp"
 
 namespace zkgpu::bls12_377 {
 

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <span>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
-#include "core/hash/pow.hpp"
-#include "core/hash/sponge.hpp"
-#include "core/poseidon2/poseidon2.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
+#include "zkgpu/core/hash/pow.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
+#include "zkgpu/core/poseidon2/poseidon2.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu {

@@ -2,8 +2,8 @@
 #pragma once
 #include <span>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 
 namespace zkgpu {
 

@@ -6,10 +6,10 @@
 #include <span>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
-#include "core/hash/sponge.hpp"
-#include "core/poseidon2/poseidon2.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
+#include "zkgpu/core/poseidon2/poseidon2.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu {
@@ -18,8 +18,8 @@ namespace zkgpu {
 inline constexpr uint64_t MERKLE_GPU_CROSSOVER_ROWS = uint64_t(1) << 12;
 
 struct MerkleOpening {
-  std::vector<BabyBear> row;      // the opened matrix row (base-field elements)
-  std::vector<Digest> siblings;   // log2(rows) digests, leaf level first
+  std::vector<BabyBear> row;     // the opened matrix row (base-field elements)
+  std::vector<Digest> siblings;  // log2(rows) digests, leaf level first
 };
 
 class MerkleTree {
@@ -50,8 +50,7 @@ class MerkleTree {
   std::span<const Digest> nodes() const { return nodes_; }
 
  private:
-  MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
-             Backend backend);
+  MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p, Backend backend);
 
   std::vector<BabyBear> matrix_;
   std::vector<Digest> nodes_;

@@ -34,12 +34,12 @@ void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<con
                         std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
 
 // Encaps with fresh random m from the operating system, as FIPS 203 Algorithm 20 does.
-void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct,
-                               std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
+void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
+                               std::span<PqStatus> status, Backend backend = Backend::Auto);
 
 // Decaps with implicit rejection: a ciphertext that does not re-encrypt still gives a key (the
 // pseudorandom J(z || c)) and Ok. InvalidInput only for a dk whose stored H(ek) does not match.
-void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct,
-                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
+void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
+                        std::span<PqStatus> status, Backend backend = Backend::Auto);
 
 }  // namespace zkgpu

@@ -4,8 +4,8 @@
 #include <span>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu {
@@ -22,12 +22,12 @@ enum class NttDirection { Forward, Inverse };
 // any nonzero shift is a coset (Plonky3's default coset shift is 31). In place.
 // Throws Error(InvalidArgument) when matrix.size() != cols << log_n, cols == 0, log_n > 27 or
 // shift == 0.
-void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir,
-         BabyBear shift = BabyBear::one(), Backend backend = Backend::Auto);
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift = BabyBear::one(),
+         Backend backend = Backend::Auto);
 // Extension-field matrix: the base-field transform of each of the 4 coordinates (twiddles lie
 // in F), i.e. the same as the base transform of the (2^log_n) x 4*cols base matrix.
-void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir,
-         BabyBear shift = BabyBear::one(), Backend backend = Backend::Auto);
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift = BabyBear::one(),
+         Backend backend = Backend::Auto);
 
 // Low-degree extension of evaluations over the subgroup H (|H| = 2^log_n) to the coset
 // shift * H' with |H'| = 2^(log_n + log_blowup): interpolate, zero-pad, evaluate. Returns the

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <span>
 
-#include "core/hash/sponge.hpp"
-#include "core/poseidon2/params.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu {

@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdint>
 
-#include "core/hash/pow.hpp"
-#include "core/poseidon2/poseidon2.hpp"
+#include "zkgpu/core/hash/pow.hpp"
+#include "zkgpu/core/poseidon2/poseidon2.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu {

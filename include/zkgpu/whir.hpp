@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
-#include "core/hash/sponge.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/merkle.hpp"
 
@@ -35,8 +35,8 @@ inline constexpr unsigned DIGEST_ELEMS = 8;
 
 // Ids are the ones absorbed into the domain separator (param(soundness id)).
 enum class Soundness : uint32_t { UniqueDecoding = 0, JohnsonBound = 1, CapacityBound = 2 };
-const char* to_string(Soundness s);        // "ud" | "jb" | "cb"
-const char* long_name(Soundness s);        // "UniqueDecoding" | ...
+const char* to_string(Soundness s);                            // "ud" | "jb" | "cb"
+const char* long_name(Soundness s);                            // "UniqueDecoding" | ...
 std::optional<Soundness> parse_soundness(std::string_view s);  // "ud"|"jb"|"cb" (and the long names)
 
 // Constant(k): every round folds k variables. ConstantFromSecondRound(k0, k): the first folds k0.
@@ -128,7 +128,7 @@ struct Claim {
 };
 
 struct SumcheckData {
-  std::vector<BabyBear4> h0, h2;         // one (h(0), h(2)) pair per round
+  std::vector<BabyBear4> h0, h2;        // one (h(0), h(2)) pair per round
   std::vector<BabyBear> pow_witnesses;  // one per round when that sumcheck's PoW > 0, else empty
 };
 
@@ -136,7 +136,7 @@ struct RoundProof {
   Digest commitment{};
   std::vector<BabyBear4> ood_answers;
   BabyBear pow_witness = BabyBear::zero();  // zero (and absent from the file) when pow_bits == 0
-  std::vector<MerkleOpening> queries;        // in ascending, deduplicated query order
+  std::vector<MerkleOpening> queries;       // in ascending, deduplicated query order
   SumcheckData sumcheck;
 };
 

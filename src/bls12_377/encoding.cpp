@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "zkgpu/bls12_377.hpp"
-#include "core/huge_pages.hpp"
+#include "runtime/huge_pages.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::bls12_377 {
@@ -267,7 +267,8 @@ G1Affine to_affine(const TeExtended& p) { return te_to_sw(p); }
 TeExtended sw_to_te(const G1Affine& p) {
   if (p.infinity) return TeExtended::identity();
   Fp xn, yn, den;
-  if (!sw_to_te_fractions(p, xn, yn, den)) throw_invalid("the twisted-Edwards map is undefined at this point (not in G1)");
+  if (!sw_to_te_fractions(p, xn, yn, den))
+    throw_invalid("the twisted-Edwards map is undefined at this point (not in G1)");
   Fp inv = den.inverse();
   Fp X = xn * inv, Y = yn * inv;
   return {X, Y, Fp::one(), X * Y};
@@ -291,7 +292,9 @@ std::vector<TePrecomputed> precompute_te(std::span<const G1Affine> points) {
     size_t b = sw_to_te_batch(points.data() + lo, out.data() + lo, hi - lo, prefix.data());
     if (b != hi - lo) bad = lo + b;
   }
-  if (bad != n) throw_invalid("point " + std::to_string(bad) + ": the twisted-Edwards map is undefined there (the point is not in G1)");
+  if (bad != n)
+    throw_invalid("point " + std::to_string(bad) +
+                  ": the twisted-Edwards map is undefined there (the point is not in G1)");
   return out;
 }
 

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <string>
 
-#include "ed25519/cpu.hpp"
+#include "ed25519/cpu/verify_cpu.hpp"
 #include "runtime/env.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
@@ -60,12 +60,13 @@ uint64_t read_crossover() {
   if (const auto file = env_string("ZKGPU_ED25519_CROSSOVER_FILE")) {
     std::ifstream f(*file);
     std::string word, extra;
-    if (!(f >> word))
-      throw_invalid("ed25519: cannot read a crossover from ZKGPU_ED25519_CROSSOVER_FILE=" + *file);
+    if (!(f >> word)) throw_invalid("ed25519: cannot read a crossover from ZKGPU_ED25519_CROSSOVER_FILE=" + *file);
     const auto n = parse_decimal(word, 0, UINT64_MAX);
     if (!n || f >> extra)
-      throw_invalid("ed25519: ZKGPU_ED25519_CROSSOVER_FILE=" + *file + " must hold one decimal integer "
-                    "(0 to 18446744073709551615) and nothing else; it starts with '" + word + "'");
+      throw_invalid("ed25519: ZKGPU_ED25519_CROSSOVER_FILE=" + *file +
+                    " must hold one decimal integer "
+                    "(0 to 18446744073709551615) and nothing else; it starts with '" +
+                    word + "'");
     return *n;
   }
   return ED25519_GPU_CROSSOVER_DEFAULT;

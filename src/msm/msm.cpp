@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/bls12_377/signed_digits.hpp"
-#include "msm/msm_cpu.hpp"
+#include "msm/signed_digits.hpp"
+#include "msm/cpu/msm_cpu.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
@@ -20,8 +20,7 @@ void check_sizes(size_t points, size_t scalars) {
   if (points != scalars)
     throw_invalid("MSM needs one scalar per point: " + std::to_string(points) + " points, " + std::to_string(scalars) +
                   " scalars");
-  if (points > MSM_MAX_POINTS)
-    throw_invalid("MSM of " + std::to_string(points) + " points exceeds the supported 2^26");
+  if (points > MSM_MAX_POINTS) throw_invalid("MSM of " + std::to_string(points) + " points exceeds the supported 2^26");
 }
 
 void check_scalars(std::span<const Scalar> scalars) {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
@@ -103,8 +103,8 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
       for (size_t i = 0; i < n; ++i) {
         pq::cpu::MlDsaOps ops;
         if (ok[i])
-          ok[i] = mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64],
-                                         &rnds[i * 32]);
+          ok[i] =
+              mldsa::sign_mu_with<P>(ops, sigs.data() + i * sz.sig, items[i].sk.data(), &mus[i * 64], &rnds[i * 32]);
       }
     }
     for (size_t i = 0; i < n; ++i) {
@@ -114,8 +114,7 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
   });
 }
 
-void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok,
-                        Backend backend) {
+void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok, Backend backend) {
   const size_t n = items.size();
   pq::check_items(ok, n, 1, "mldsa verify", "results");
   const bool gpu = resolve_backend(backend, n, pq::MLDSA_VERIFY_GPU_CROSSOVER_ITEMS) == Backend::Cuda;

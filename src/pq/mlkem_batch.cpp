@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cpu/mlkem_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
@@ -115,8 +115,8 @@ void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<con
   });
 }
 
-void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct,
-                               std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
+void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
+                               std::span<PqStatus> status, Backend backend) {
   std::vector<uint8_t> m(status.size() * MlKemSizes::msg);
   fill_random(m.data(), m.size());
   mlkem_encaps_batch(set, ek, m, ct, key, status, backend);
@@ -128,8 +128,8 @@ namespace {
 constexpr bool MLKEM_GPU_DECAPS_ENABLED = true;
 }  // namespace
 
-void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct,
-                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
+void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
+                        std::span<PqStatus> status, Backend backend) {
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = status.size();
   pq::check_items(dk, n, sz.dk, "mlkem decaps", "dk");

@@ -16,7 +16,7 @@ namespace zkgpu::pq {
 // ML-DSA keygen (still one thread per item on the GPU): the CPU wins 2.3-2.8x at 256, the GPU
 // 1.1-1.45x at 1024.
 inline constexpr uint64_t MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS = 256;
-inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 256;  // encaps, decaps
+inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 256;   // encaps, decaps
 inline constexpr uint64_t MLDSA_GPU_CROSSOVER_ITEMS = 1024;  // keygen
 inline constexpr uint64_t MLDSA_SIGN_GPU_CROSSOVER_ITEMS = 256;
 inline constexpr uint64_t MLDSA_VERIFY_GPU_CROSSOVER_ITEMS = 256;

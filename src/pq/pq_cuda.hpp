@@ -1,7 +1,7 @@
 // Host-facing entry points of the ML-KEM / ML-DSA CUDA kernels (src/pq/cuda/*.cu), plain C++ so
 // the batch front ends can call them; declared for every build, defined only with ZKGPU_HAVE_CUDA.
 // All pointers are host memory with items packed back to back, as in the public batch API. The
-// kernels run the same src/core steps as the CPU backend (docs/pq-gpu.md), most calls in chunks
+// kernels run the same include/zkgpu/core steps as the CPU backend (docs/pq-gpu.md), most calls in chunks
 // that overlap transfers and kernels; results are byte-identical to the CPU. Errors throw
 // zkgpu::Error.
 #pragma once

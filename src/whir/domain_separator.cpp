@@ -9,14 +9,30 @@ namespace {
 
 enum Kind : uint64_t { Sample = 0, Observe = 1, Hint = 2 };
 enum SampleLabel : uint64_t {
-  InitialCombinationRandomness = 0, FoldingRandomness = 1, CombinationRandomness = 2, StirQueries = 3,
-  FinalQueries = 4, PowQueries = 5, OodQuery = 6, TranscriptCheckpoint = 7
+  InitialCombinationRandomness = 0,
+  FoldingRandomness = 1,
+  CombinationRandomness = 2,
+  StirQueries = 3,
+  FinalQueries = 4,
+  PowQueries = 5,
+  OodQuery = 6,
+  TranscriptCheckpoint = 7
 };
 enum ObserveLabel : uint64_t {
-  MerkleDigest = 0, OodAnswers = 1, SumcheckPoly = 2, StirAnswersObs = 3, FinalCoeffs = 4, PowNonce = 5,
+  MerkleDigest = 0,
+  OodAnswers = 1,
+  SumcheckPoly = 2,
+  StirAnswersObs = 3,
+  FinalCoeffs = 4,
+  PowNonce = 5,
   ProtocolParam = 6
 };
-enum HintLabel : uint64_t { HintStirQueries = 0, HintStirAnswers = 1, HintMerkleProof = 2, DeferredWeightEvaluations = 3 };
+enum HintLabel : uint64_t {
+  HintStirQueries = 0,
+  HintStirAnswers = 1,
+  HintMerkleProof = 2,
+  DeferredWeightEvaluations = 3
+};
 
 struct Pattern {
   std::vector<uint64_t> v;

@@ -38,7 +38,7 @@ namespace formulas {
 double log_eta(Soundness s, unsigned r) {
   switch (s) {
     case Soundness::UniqueDecoding: return 0.0;
-    case Soundness::JohnsonBound: return -(0.5 * r + LOG2_10 + 1.0);  // eta = sqrt(rho)/20
+    case Soundness::JohnsonBound: return -(0.5 * r + LOG2_10 + 1.0);     // eta = sqrt(rho)/20
     case Soundness::CapacityBound: return -(double(r) + LOG2_10 + 1.0);  // eta = rho/20
   }
   return 0.0;
@@ -93,8 +93,7 @@ size_t ood_samples(Soundness s, unsigned lambda, unsigned d, unsigned r, unsigne
   for (size_t k = 1; k < 64; ++k)
     if (ood_error(s, d, r, fb, k) >= double(lambda)) return k;
   throw_invalid("WHIR parameters: no number of OOD samples in 1..63 reaches security " + std::to_string(lambda) +
-                " bits at " + std::to_string(d) + " variables and rate 2^-" + std::to_string(r) +
-                "; lower --security");
+                " bits at " + std::to_string(d) + " variables and rate 2^-" + std::to_string(r) + "; lower --security");
 }
 
 double fold_sumcheck_error(Soundness s, unsigned d, unsigned r, unsigned fb) {
@@ -119,8 +118,9 @@ namespace {
 unsigned floor_bits(double x) { return x > 0.0 ? static_cast<unsigned>(std::floor(x)) : 0u; }
 
 std::string fold_name(const FoldingFactor& f) {
-  return f.from_second_round ? "ConstantFromSecondRound(" + std::to_string(f.first) + ", " + std::to_string(f.rest) + ")"
-                             : "Constant(" + std::to_string(f.first) + ")";
+  return f.from_second_round
+             ? "ConstantFromSecondRound(" + std::to_string(f.first) + ", " + std::to_string(f.rest) + ")"
+             : "Constant(" + std::to_string(f.first) + ")";
 }
 
 void check_pow(unsigned bits, const std::string& phase) {
@@ -275,8 +275,8 @@ WhirConfig WhirConfig::derive(const ProtocolParameters& p) {
   if (p.enforce_pow_budget) {
     auto v = c.pow_budget_violations();
     if (!v.empty()) {
-      std::string msg = "WHIR parameters: the derived proof of work exceeds the budget of " + std::to_string(p.pow_bits) +
-                        " bits (--enforce-pow-budget):";
+      std::string msg = "WHIR parameters: the derived proof of work exceeds the budget of " +
+                        std::to_string(p.pow_bits) + " bits (--enforce-pow-budget):";
       for (auto& line : v) msg += "\n  " + line;
       throw_invalid(msg + "\nraise --pow-budget or --rate, or lower --security");
     }

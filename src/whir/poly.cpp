@@ -179,15 +179,15 @@ namespace zkgpu::whir {
 
 BabyBear4 evaluate_multilinear(std::span<const BabyBear> table, std::span<const BabyBear4> point) {
   if (table.size() != (size_t(1) << point.size()))
-    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) + " values needs log2 = " +
-                  "point size " + std::to_string(point.size()));
+    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) +
+                  " values needs log2 = " + "point size " + std::to_string(point.size()));
   return poly::evaluate(table, point);
 }
 
 BabyBear4 evaluate_multilinear(std::span<const BabyBear4> table, std::span<const BabyBear4> point) {
   if (table.size() != (size_t(1) << point.size()))
-    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) + " values needs log2 = " +
-                  "point size " + std::to_string(point.size()));
+    throw_invalid("evaluate_multilinear: a table of " + std::to_string(table.size()) +
+                  " values needs log2 = " + "point size " + std::to_string(point.size()));
   return poly::evaluate(table, point);
 }
 

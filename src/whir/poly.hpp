@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 
 namespace zkgpu::whir::poly {
 

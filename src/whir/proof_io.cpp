@@ -244,7 +244,8 @@ std::optional<std::string> header_mismatch(const ProtocolParameters& file, const
     return differs("num_variables", std::to_string(file.num_variables), std::to_string(e.num_variables));
   if (file.security_level != e.security_level)
     return differs("security_level", std::to_string(file.security_level), std::to_string(e.security_level));
-  if (file.pow_bits != e.pow_bits) return differs("pow_bits", std::to_string(file.pow_bits), std::to_string(e.pow_bits));
+  if (file.pow_bits != e.pow_bits)
+    return differs("pow_bits", std::to_string(file.pow_bits), std::to_string(e.pow_bits));
   if (file.soundness != e.soundness) return differs("soundness", long_name(file.soundness), long_name(e.soundness));
   if (file.starting_log_inv_rate != e.starting_log_inv_rate)
     return differs("starting_log_inv_rate", std::to_string(file.starting_log_inv_rate),

@@ -35,8 +35,8 @@ ProverShape prover_shape(const WhirConfig& cfg) {
 
 namespace {
 
-using poly::EF;
 using detail::ProverBackend;
+using poly::EF;
 
 // The challenger's grind(bits), with the search done where the backend says.
 uint32_t grind(DuplexChallenger& ch, ProverBackend& be, unsigned bits) {
@@ -60,8 +60,7 @@ struct Sumcheck {
     ch.observe(h2);
     out.h0.push_back(h0);
     out.h2.push_back(h2);
-    if (pow_bits > 0)
-      out.pow_witnesses.push_back(BabyBear::from_canonical(grind(ch, be, pow_bits)));
+    if (pow_bits > 0) out.pow_witnesses.push_back(BabyBear::from_canonical(grind(ch, be, pow_bits)));
     const EF r = ch.sample_ext();
     claim = poly::interpolate_012(h0, claim - h0, h2, r);
     be.bind(r);
@@ -145,7 +144,8 @@ Proof prove_with_backend(const WhirConfig& cfg, ProverBackend& be, std::span<con
     sample_ood(ch, be, rc.ood_samples, m, rp.ood_answers, ood_points, values);
     if (rc.pow_bits > 0) rp.pow_witness = BabyBear::from_canonical(grind(ch, be, rc.pow_bits));
     (void)ch.sample();  // 090b's TranscriptCheckpoint: sampled and discarded
-    const std::vector<size_t> idx = detail::stir_query_indices(ch, rc.log_domain_size, rc.folding_factor, rc.num_queries);
+    const std::vector<size_t> idx =
+        detail::stir_query_indices(ch, rc.log_domain_size, rc.folding_factor, rc.num_queries);
     rp.queries = be.open(prev_tree, idx);
     std::vector<BabyBear> zs;
     for (size_t l = 0; l < idx.size(); ++l) {
@@ -205,7 +205,8 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
   if (used == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     try {
-      const std::unique_ptr<ProverBackend> be = cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2());
+      const std::unique_ptr<ProverBackend> be =
+          cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2());
       return detail::prove_with_backend(cfg, *be, claims);
     } catch (const Error& e) {
       if (backend != Backend::Auto || e.code() != ErrorCode::OutOfMemory) throw;

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
-#include "core/hash/pow.hpp"
-#include "core/hash/sponge.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
+#include "zkgpu/core/hash/pow.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/whir.hpp"

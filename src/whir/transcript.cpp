@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/poseidon2/params.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
 
 namespace zkgpu::whir::detail {
 

@@ -43,7 +43,8 @@ void verify_sumcheck(DuplexChallenger& ch, const SumcheckData& d, unsigned round
     ch.observe(d.h0[j]);
     ch.observe(d.h2[j]);
     if (pow_bits > 0)
-      require(ch.check_witness(pow_bits, d.pow_witnesses[j]), what + ": round " + std::to_string(j) + " PoW witness is invalid");
+      require(ch.check_witness(pow_bits, d.pow_witnesses[j]),
+              what + ": round " + std::to_string(j) + " PoW witness is invalid");
     const EF r = ch.sample_ext();
     claim = poly::interpolate_012(d.h0[j], claim - d.h0[j], d.h2[j], r);
     rand.push_back(r);
@@ -86,11 +87,10 @@ class DeferredMerkleChecks {
 // Checks the shape of the openings of the previous tree at the sampled indices, queues their
 // paths and returns the folded values.
 std::vector<EF> check_openings(const std::vector<MerkleOpening>& openings, const std::vector<size_t>& idx,
-                               const Digest& root, unsigned log_height, unsigned k, bool ext,
-                               std::span<const EF> rand, const std::string& what, DeferredMerkleChecks& merkle) {
-  require(openings.size() == idx.size(), what + ": " + std::to_string(openings.size()) +
-                                             " query openings, expected " + std::to_string(idx.size()) +
-                                             " (distinct sampled indices)");
+                               const Digest& root, unsigned log_height, unsigned k, bool ext, std::span<const EF> rand,
+                               const std::string& what, DeferredMerkleChecks& merkle) {
+  require(openings.size() == idx.size(), what + ": " + std::to_string(openings.size()) + " query openings, expected " +
+                                             std::to_string(idx.size()) + " (distinct sampled indices)");
   const size_t width = (size_t(1) << k) * (ext ? 4 : 1);
   std::vector<EF> ys;
   for (size_t j = 0; j < idx.size(); ++j) {
@@ -173,8 +173,8 @@ void verify_transcript(const WhirConfig& cfg, std::span<const Claim> claims, con
     const std::vector<size_t> idx =
         detail::stir_query_indices(ch, rc.log_domain_size, rc.folding_factor, rc.num_queries);
     require(rc.log_domain_size - rc.folding_factor == prev_log_height, what + ": tree height mismatch (zkgpu bug)");
-    std::vector<EF> ys = check_openings(rp.queries, idx, *prev_root, prev_log_height, rc.folding_factor, prev_ext,
-                                        rand, what, merkle);
+    std::vector<EF> ys =
+        check_openings(rp.queries, idx, *prev_root, prev_log_height, rc.folding_factor, prev_ext, rand, what, merkle);
     for (size_t j = 0; j < idx.size(); ++j) {
       c.select_points.push_back(EF::from_base(rc.folded_domain_gen.pow(idx[j])));
       values.push_back(ys[j]);
@@ -199,16 +199,14 @@ void verify_transcript(const WhirConfig& cfg, std::span<const Claim> claims, con
   if (fc.pow_bits > 0) require(ch.check_witness(fc.pow_bits, pf.final_pow_witness), "final PoW witness is invalid");
   const std::vector<size_t> idx = detail::stir_query_indices(ch, fc.log_domain_size, fc.folding_factor, fc.num_queries);
   require(fc.log_domain_size - fc.folding_factor == prev_log_height, "final: tree height mismatch (zkgpu bug)");
-  std::vector<EF> ys =
-      check_openings(pf.final_queries, idx, *prev_root, prev_log_height, fc.folding_factor, prev_ext, rand, "final",
-                     merkle);
+  std::vector<EF> ys = check_openings(pf.final_queries, idx, *prev_root, prev_log_height, fc.folding_factor, prev_ext,
+                                      rand, "final", merkle);
   for (size_t j = 0; j < idx.size(); ++j)
     require(poly::horner(pf.final_poly, EF::from_base(fc.folded_domain_gen.pow(idx[j]))) == ys[j],
             "final: query " + std::to_string(j) + " (index " + std::to_string(idx[j]) +
                 ") disagrees with the final polynomial");
   rand.clear();
-  verify_sumcheck(ch, pf.final_sumcheck, cfg.final_sumcheck_rounds, fc.folding_pow_bits, claim, rand,
-                  "final sumcheck");
+  verify_sumcheck(ch, pf.final_sumcheck, cfg.final_sumcheck_rounds, fc.folding_pow_bits, claim, rand, "final sumcheck");
   all_rand.insert(all_rand.end(), rand.begin(), rand.end());
   require(all_rand.size() == n, "internal: " + std::to_string(all_rand.size()) + " challenges for " +
                                     std::to_string(n) + " variables (zkgpu bug)");
@@ -227,8 +225,9 @@ void verify_transcript(const WhirConfig& cfg, std::span<const Claim> claims, con
     }
   }
   const EF f_final = poly::evaluate(std::span<const EF>(pf.final_poly), rand);
-  require(claim == w * f_final, "the final sumcheck claim does not match the constraints' weights times the final "
-                                "polynomial (a claimed evaluation is false or the proof is corrupt)");
+  require(claim == w * f_final,
+          "the final sumcheck claim does not match the constraints' weights times the final "
+          "polynomial (a claimed evaluation is false or the proof is corrupt)");
 }
 
 void verify_or_throw(const WhirConfig& cfg, std::span<const Claim> claims, const Proof& pf) {

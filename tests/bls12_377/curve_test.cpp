@@ -16,22 +16,27 @@ Fp fp_hex(const char* h) {
 
 TEST(Bls12377Curve, GeneratorAndOrder) {
   G1Affine g = G1Affine::generator();
-  EXPECT_EQ(g.x, fp_hex("8848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9ef"));
+  EXPECT_EQ(g.x,
+            fp_hex("8848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9ef"));
   EXPECT_TRUE(g.on_curve());
   EXPECT_TRUE(scalar_mul(g, r_minus(0)).is_identity());
   EXPECT_EQ(jac_to_affine(scalar_mul(g, r_minus(1))), g.neg());
   EXPECT_TRUE(in_subgroup(g));
   // 2G and 3G from an independent big-integer computation.
-  EXPECT_EQ(mul_g(scalar_u64(2)).x, fp_hex("ed453141939e91056edb5a4b5452ed7e61f7f3dd2a4b7ee90e97c9a2301955880661656781dc90857aed6d6a416390"));
-  EXPECT_EQ(mul_g(scalar_u64(3)).y, fp_hex("14a00fa77c727e8987cc438b51bbe012c823a19955ae692c54ce572a61f0ea1fe5cd981533df419fd1330d1f6e6d802"));
+  EXPECT_EQ(mul_g(scalar_u64(2)).x,
+            fp_hex("ed453141939e91056edb5a4b5452ed7e61f7f3dd2a4b7ee90e97c9a2301955880661656781dc90857aed6d6a416390"));
+  EXPECT_EQ(mul_g(scalar_u64(3)).y,
+            fp_hex("14a00fa77c727e8987cc438b51bbe012c823a19955ae692c54ce572a61f0ea1fe5cd981533df419fd1330d1f6e6d802"));
 }
 
 TEST(Bls12377Curve, TwistedEdwardsGeneratorMatchesSpecRoot) {
   TeExtended t = sw_to_te(G1Affine::generator());
   // shared/vectors/bls12_377: with c = 0x1870a70a...cbc191d (our root) the generator maps to (X, Y);
   // arkworks' TE_GENERATOR is (-X, Y) because it uses p - c.
-  EXPECT_EQ(t.x, fp_hex("137c3fd5e82e30c541a968bcf5242df918e2fcec39fea356e012275f2d658c050b303d25d168b6d11bf6d572133a0d0"));
-  EXPECT_EQ(t.y, fp_hex("a4629e5e925541c842f6662836666f31a521893f198babf955b78a541ff7376d4a72116b634a98e04f356c761573b"));
+  EXPECT_EQ(t.x,
+            fp_hex("137c3fd5e82e30c541a968bcf5242df918e2fcec39fea356e012275f2d658c050b303d25d168b6d11bf6d572133a0d0"));
+  EXPECT_EQ(t.y,
+            fp_hex("a4629e5e925541c842f6662836666f31a521893f198babf955b78a541ff7376d4a72116b634a98e04f356c761573b"));
   // On -X^2 + Y^2 = 1 + d X^2 Y^2.
   Fp d = curve_consts::d(), xx = t.x.square(), yy = t.y.square();
   EXPECT_EQ(yy - xx, Fp::one() + d * xx * yy);

@@ -2,7 +2,7 @@
 
 #include "bls12_377/bls_test_support.hpp"
 #if defined(__x86_64__)
-#include "core/bls12_377/field_ifma.hpp"
+#include "msm/cpu/field_ifma.hpp"
 #endif
 
 namespace zkgpu::test {
@@ -249,17 +249,21 @@ TEST(Bls12377Field, ScalarHexParsingReducesModR) {
   EXPECT_EQ(s, scalar_u64(1));  // r + 1
   ASSERT_TRUE(parse_scalar_hex("FF", s, err));
   EXPECT_EQ(s, scalar_u64(255));
-  ASSERT_TRUE(parse_scalar_hex("0000000000000000000000000000000000000000000000000000000000000000000000000000000007", s, err));
+  ASSERT_TRUE(
+      parse_scalar_hex("0000000000000000000000000000000000000000000000000000000000000000000000000000000007", s, err));
   EXPECT_EQ(s, scalar_u64(7));
   EXPECT_FALSE(parse_scalar_hex("1" + std::string(64, '0'), s, err));  // 257 bits
   EXPECT_FALSE(parse_scalar_hex("12g", s, err));
   EXPECT_FALSE(parse_scalar_hex("", s, err));
   EXPECT_FALSE(parse_scalar_hex("0x", s, err));
   Fp x;
-  EXPECT_FALSE(parse_fp_hex("1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", x, err));
-  ASSERT_TRUE(parse_fp_hex("1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000", x, err));
+  EXPECT_FALSE(parse_fp_hex(
+      "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", x, err));
+  ASSERT_TRUE(parse_fp_hex(
+      "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000", x, err));
   EXPECT_EQ(x, -Fp::one());
-  EXPECT_EQ(to_hex(x), "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000");
+  EXPECT_EQ(to_hex(x),
+            "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000000");
   EXPECT_EQ(to_hex(Fp::zero()), "0");
 }
 

@@ -1,7 +1,7 @@
 #include "zkgpu/challenger.hpp"
 
-#include "core/poseidon2/params.hpp"
-#include "cpu/pow/pow.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
+#include "pow/cpu/pow_cpu.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/pow.hpp"
 #include "zkgpu/status.hpp"
@@ -113,7 +113,8 @@ TEST(DuplexChallenger, SmallestPowWitnessAndSampleAfterIt) {
     EXPECT_EQ(canon(g.state()), canon(ref.state()));
     EXPECT_EQ(canon(g.output_buffer()), canon(ref.output_buffer()));
     EXPECT_TRUE(g.input_buffer().empty());
-    EXPECT_EQ(canon(g.sample_ext()), e["then_sample_algebra_element_EF4_coeffs_after_witness"].get<std::vector<uint32_t>>());
+    EXPECT_EQ(canon(g.sample_ext()),
+              e["then_sample_algebra_element_EF4_coeffs_after_witness"].get<std::vector<uint32_t>>());
   }
 }
 
@@ -126,7 +127,7 @@ TEST(DuplexChallenger, GrindMatchesBruteForceForEveryPendingCount) {
         DuplexChallenger c(whir_params(), rc.rule);
         c.observe_slice(rng.fes(8 * (trial + 1)));  // a non-trivial state
         c.observe_slice(rng.fes(pending));
-        if (trial == 1) (void)c.sample();             // output buffer non-empty, input empty
+        if (trial == 1) (void)c.sample();  // output buffer non-empty, input empty
         if (trial == 1) c.observe_slice(rng.fes(pending));
         ASSERT_EQ(c.input_buffer().size(), static_cast<size_t>(pending));
         const unsigned bits = 5 + pending % 3;
@@ -202,7 +203,8 @@ TEST(DuplexChallenger, SampleBitsIsLowBitsOfCanonicalSample) {
   auto in = rng.fes(13);
   a.observe_slice(in);
   b.observe_slice(in);
-  for (unsigned bits = 0; bits <= 30; ++bits) EXPECT_EQ(a.sample_bits(bits), b.sample().canonical() & ((1u << bits) - 1));
+  for (unsigned bits = 0; bits <= 30; ++bits)
+    EXPECT_EQ(a.sample_bits(bits), b.sample().canonical() & ((1u << bits) - 1));
 }
 
 TEST(DuplexChallenger, ObserveExtAndDigestAreElementwise) {
@@ -240,7 +242,7 @@ TEST(PowGrind, RejectsInvalidInputs) {
   EXPECT_THROW((void)cpu::pow_grind(in, whir_params(), true), Error);
 }
 
-TEST(PowGrindGpu, MatchesCpuDeterministic) {
+TEST(PowGpu, MatchesCpuDeterministic) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(26);
   // Small mode: no, one and seven pending inputs, 1, 12 and 16 bits.

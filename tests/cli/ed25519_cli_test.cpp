@@ -3,7 +3,7 @@
 #include <string>
 
 #include "ed25519/ed25519_test_support.hpp"
-#include "ed25519/line_format.hpp"
+#include "io/ed25519_line.hpp"
 #include "support/cli_runner.hpp"
 
 namespace zkgpu {

@@ -58,9 +58,10 @@ TEST(CliExitStatus, DirectoryAsInputIsAnInputError) {
 }
 
 TEST(CliExitStatus, EmptyInputGivesANoticeOnStderr) {
-  const char* commands[] = {"ed25519 verify --backend cpu", "mlkem keygen --backend cpu", "mlkem encaps --backend cpu",
-                            "mlkem decaps --backend cpu",   "mldsa keygen --backend cpu", "mldsa sign --backend cpu",
-                            "mldsa verify --backend cpu",   "poseidon2 permute --backend cpu", "msm run --backend cpu"};
+  const char* commands[] = {
+      "ed25519 verify --backend cpu", "mlkem keygen --backend cpu",      "mlkem encaps --backend cpu",
+      "mlkem decaps --backend cpu",   "mldsa keygen --backend cpu",      "mldsa sign --backend cpu",
+      "mldsa verify --backend cpu",   "poseidon2 permute --backend cpu", "msm run --backend cpu"};
   for (const char* cmd : commands) {
     SCOPED_TRACE(cmd);
     const std::string name = std::string(cmd).substr(0, std::string(cmd).find(" --"));
@@ -116,9 +117,9 @@ TEST(CliExitStatus, StdoutWriteErrorIsAnError) {
     const char* cmd;
     std::string input;
   } cases[] = {
-      {"mlkem keygen --set 512 --backend cpu", MLKEM_SEED_LINE},           // would exit 0
+      {"mlkem keygen --set 512 --backend cpu", MLKEM_SEED_LINE},              // would exit 0
       {"mlkem keygen --set 512 --backend cpu", MLKEM_SEED_LINE + "00:11\n"},  // would exit 1
-      {"mldsa verify --set 44 --backend cpu", mldsa44_lines().bad},        // would exit 1
+      {"mldsa verify --set 44 --backend cpu", mldsa44_lines().bad},           // would exit 1
       {"poseidon2 permute --backend cpu", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"},
       {"info", ""},
   };

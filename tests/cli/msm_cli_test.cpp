@@ -18,9 +18,12 @@ Kat load_kat() {
   std::string line;
   bool expect = false;
   while (std::getline(f, line)) {
-    if (line == "# expected") expect = true;
-    else if (expect) k.expected = line + "\n";
-    else k.input += line + "\n";
+    if (line == "# expected")
+      expect = true;
+    else if (expect)
+      k.expected = line + "\n";
+    else
+      k.input += line + "\n";
   }
   return k;
 }
@@ -58,7 +61,8 @@ TEST(MsmCli, BadLinesAreNamed) {
   const std::string g =
       "8848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9ef:"
       "1914a69c5102eff1f674f5d30afeec4bd7fb348ca3e52d96d182ad44fb82305c2fe3d3634a9591afd82de55559c8ea6";
-  const std::string p = "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001";
+  const std::string p =
+      "1ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001";
   struct Bad {
     std::string line, why;
   } bad[] = {

@@ -10,12 +10,15 @@ namespace {
 
 using test::run_cli;
 
-const nlohmann::json& first_test(const nlohmann::json& f, size_t group = 0) { return f["testGroups"][group]["tests"][0]; }
+const nlohmann::json& first_test(const nlohmann::json& f, size_t group = 0) {
+  return f["testGroups"][group]["tests"][0];
+}
 
 TEST(MlKemCli, KeygenEncapsDecapsKnownAnswers) {
   for (const char* set : {"512", "768", "1024"}) {
     SCOPED_TRACE(set);
-    const auto kg = first_test(test::load_vectors(std::string("mlkem/wycheproof_mlkem_") + set + "_keygen_seed_test.json"));
+    const auto kg =
+        first_test(test::load_vectors(std::string("mlkem/wycheproof_mlkem_") + set + "_keygen_seed_test.json"));
     const std::string seed = kg["seed"];
     auto r = run_cli(std::string("mlkem keygen --backend cpu --set ") + set,
                      seed.substr(0, 64) + ":" + seed.substr(64) + "\n" + "00:11\n", true);
@@ -28,14 +31,16 @@ TEST(MlKemCli, KeygenEncapsDecapsKnownAnswers) {
     for (const auto& g : enc["testGroups"])
       for (const auto& t : g["tests"]) {
         in += t["ek"].get<std::string>() + ":" + t["m"].get<std::string>() + "\n";
-        expect += t["result"] == "valid" ? t["c"].get<std::string>() + ":" + t["K"].get<std::string>() + "\n" : "error\n";
+        expect +=
+            t["result"] == "valid" ? t["c"].get<std::string>() + ":" + t["K"].get<std::string>() + "\n" : "error\n";
         if (t["result"] != "valid") rc = 1;
       }
     r = run_cli(std::string("mlkem encaps --set ") + set, in, true);
     ASSERT_EQ(r.rc, rc);
     EXPECT_EQ(r.out, expect);
 
-    const auto dec = test::load_vectors(std::string("mlkem/wycheproof_mlkem_") + set + "_semi_expanded_decaps_test.json");
+    const auto dec =
+        test::load_vectors(std::string("mlkem/wycheproof_mlkem_") + set + "_semi_expanded_decaps_test.json");
     in.clear();
     expect.clear();
     rc = 0;
@@ -78,8 +83,8 @@ TEST(MlDsaCli, KeygenSignVerify) {
     const std::string msg = t["msg"];
     const std::string long_ctx(2 * 256, 'a');
     r = run_cli(std::string("mldsa sign --set ") + set,
-                sk + ":" + msg + "::\n" + sk + ":" + msg + ":" + long_ctx + ":\n" + sk + ":" + msg + "::0011\n00:" + msg +
-                    "::\n",
+                sk + ":" + msg + "::\n" + sk + ":" + msg + ":" + long_ctx + ":\n" + sk + ":" + msg +
+                    "::0011\n00:" + msg + "::\n",
                 true);
     ASSERT_EQ(r.rc, 1);
     EXPECT_EQ(r.out, t["sig"].get<std::string>() + "\nerror\nerror\nerror\n");
@@ -88,9 +93,9 @@ TEST(MlDsaCli, KeygenSignVerify) {
     std::string bad = sig;
     bad[10] = bad[10] == '0' ? '1' : '0';
     r = run_cli(std::string("mldsa verify --set ") + set,
-                pk + ":" + msg + "::" + sig + "\n" + pk + ":" + msg + "::" + bad + "\n" + pk + ":" + msg + ":" + long_ctx +
-                    ":" + sig + "\n" + pk + ":" + msg + "::" + sig.substr(2) + "\n" + pk.substr(2) + ":" + msg + "::" +
-                    sig + "\n",
+                pk + ":" + msg + "::" + sig + "\n" + pk + ":" + msg + "::" + bad + "\n" + pk + ":" + msg + ":" +
+                    long_ctx + ":" + sig + "\n" + pk + ":" + msg + "::" + sig.substr(2) + "\n" + pk.substr(2) + ":" +
+                    msg + "::" + sig + "\n",
                 true);
     ASSERT_EQ(r.rc, 1);
     EXPECT_EQ(r.out, "1\n0\n0\n0\n0\n");

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/mldsa/dsa.hpp"
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/cpu/mlkem_cpu.hpp"
 #include "zkgpu/backend.hpp"

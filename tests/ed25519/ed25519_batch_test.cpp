@@ -70,14 +70,16 @@ TEST(Ed25519Batch, BadItemsNeverChangeOtherVerdicts) {
   test::Rng rng(9);
   for (size_t n : {1u, 63u, 64u, 4096u}) {
     std::vector<SigCase> batch;
-    for (size_t i = 0; i < n; ++i) batch.push_back(rng.u32() % 3 == 0 ? bad[rng.u32() % bad.size()] : good[i % good.size()]);
+    for (size_t i = 0; i < n; ++i)
+      batch.push_back(rng.u32() % 3 == 0 ? bad[rng.u32() % bad.size()] : good[i % good.size()]);
     // Wrong-length signatures are errors for the batch API: keep them to the single-item tests.
     std::erase_if(batch, [](const SigCase& c) { return c.sig.size() != 64 || c.pk.size() != 32; });
     const auto items = test::items_of(batch);
     for (Ed25519Mode m : {Ed25519Mode::Openssl, Ed25519Mode::Strict, Ed25519Mode::Zip215}) {
       const auto got = ed25519_verify_batch(items, m, Backend::Cpu);
       for (size_t i = 0; i < batch.size(); ++i)
-        ASSERT_EQ(got[i], ed25519_verify(batch[i].pk, batch[i].sig, batch[i].msg, m) ? 1 : 0) << "n " << n << " item " << i;
+        ASSERT_EQ(got[i], ed25519_verify(batch[i].pk, batch[i].sig, batch[i].msg, m) ? 1 : 0)
+            << "n " << n << " item " << i;
     }
   }
 }

@@ -1,10 +1,10 @@
-// The core arithmetic (src/core/ed25519) on its own: scalar reduction against a bitwise
+// The core arithmetic (include/zkgpu/core/ed25519) on its own: scalar reduction against a bitwise
 // reference, field laws at the limb-bound edges, point laws, and the base table.
 #include <cstring>
 
-#include "core/ed25519/fe25519_10.hpp"
-#include "core/ed25519/verify.hpp"
-#include "ed25519/cpu.hpp"
+#include "zkgpu/core/ed25519/fe25519_10.hpp"
+#include "zkgpu/core/ed25519/verify.hpp"
+#include "ed25519/cpu/verify_cpu.hpp"
 #include "ed25519/ed25519_test_support.hpp"
 
 namespace zkgpu {
@@ -167,15 +167,18 @@ void expect_verifier_matches_labels(Table table) {
           << v["set"] << " " << v["id"] << " " << col;
       ASSERT_EQ(ed25519_verify_decoding_r(m, pk.data(), sig.data(), msg.data(), msg.size(), table), want)
           << v["set"] << " " << v["id"] << " " << col << " (decoding R)";
-      ASSERT_EQ(ed25519_verify_decoding_r(m, pk.data(), sig.data(), msg.data(), msg.size(), table, ReversedPair{}), want)
+      ASSERT_EQ(ed25519_verify_decoding_r(m, pk.data(), sig.data(), msg.data(), msg.size(), table, ReversedPair{}),
+                want)
           << v["set"] << " " << v["id"] << " " << col << " (decoding R, reversed pair)";
       ++checked;
     }
   }
   EXPECT_GT(checked, 3000u);
   for (const auto& c : test::supercop_cases()) {
-    ASSERT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table)) << c.name;
-    ASSERT_TRUE(ed25519_verify_decoding_r(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table))
+    ASSERT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table))
+        << c.name;
+    ASSERT_TRUE(
+        ed25519_verify_decoding_r(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table))
         << c.name;
   }
 }
@@ -291,7 +294,8 @@ TEST(Ed25519Core, ProductPolicyDoesNotChangeResults) {
     ge_p2_tobytes(e1, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table)));
     ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult_vartime(k, a, c.sig.data() + 32, table, SwappedMul{})));
     ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << c.name;
-    ge_p2_tobytes(e2, ge_p3_to_p2(ge_double_scalarmult(k, a, c.sig.data() + 32, FixedBaseTable<Fe10>{multiples}, SwappedMul{})));
+    ge_p2_tobytes(
+        e2, ge_p3_to_p2(ge_double_scalarmult(k, a, c.sig.data() + 32, FixedBaseTable<Fe10>{multiples}, SwappedMul{})));
     ASSERT_EQ(std::memcmp(e1, e2, 32), 0) << c.name;
     EXPECT_TRUE(ed25519_verify(VerifyMode::Openssl, c.pk.data(), c.sig.data(), c.msg.data(), c.msg.size(), table,
                                SwappedMul{}));

@@ -104,11 +104,23 @@ inline std::vector<uint8_t> group_order_le() {
 // reject because S >= L): flips in R, S, A or M, and S + L.
 inline SigCase mutate(SigCase c, Rng& rng) {
   switch (rng.u32() % 5) {
-    case 0: c.sig[rng.u32() % 32] ^= static_cast<uint8_t>(1u << (rng.u32() % 8)); c.name = "R flip"; break;
-    case 1: c.sig[32 + rng.u32() % 31] ^= static_cast<uint8_t>(1u << (rng.u32() % 8)); c.name = "S flip"; break;
-    case 2: c.pk[rng.u32() % 32] ^= static_cast<uint8_t>(1u << (rng.u32() % 8)); c.name = "A flip"; break;
+    case 0:
+      c.sig[rng.u32() % 32] ^= static_cast<uint8_t>(1u << (rng.u32() % 8));
+      c.name = "R flip";
+      break;
+    case 1:
+      c.sig[32 + rng.u32() % 31] ^= static_cast<uint8_t>(1u << (rng.u32() % 8));
+      c.name = "S flip";
+      break;
+    case 2:
+      c.pk[rng.u32() % 32] ^= static_cast<uint8_t>(1u << (rng.u32() % 8));
+      c.name = "A flip";
+      break;
     case 3:
-      if (c.msg.empty()) c.msg.push_back(0); else c.msg[rng.u32() % c.msg.size()] ^= 1;
+      if (c.msg.empty())
+        c.msg.push_back(0);
+      else
+        c.msg[rng.u32() % c.msg.size()] ^= 1;
       c.name = "M flip";
       break;
     default: {  // S + L (still < 2^256 since S < L < 2^253)

@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "core/ed25519/sha512.hpp"
+#include "zkgpu/core/ed25519/sha512.hpp"
 #include "ed25519/ed25519_test_support.hpp"
 
 namespace zkgpu {
@@ -104,7 +104,8 @@ TEST(Ed25519Vectors, Wycheproof) {
         disagree.push_back(cases[i].name);
     if (m == Ed25519Mode::Zip215) {
       ASSERT_EQ(disagree.size(), 1u) << ::testing::PrintToString(disagree);
-      const auto& c = *std::find_if(cases.begin(), cases.end(), [&](const SigCase& s) { return s.name == disagree[0]; });
+      const auto& c =
+          *std::find_if(cases.begin(), cases.end(), [&](const SigCase& s) { return s.name == disagree[0]; });
       EXPECT_EQ(c.sig.size(), 64u);
       EXPECT_EQ(test::unhex("0100000000000000000000000000000000000000000000000000000000000080"),
                 std::vector<uint8_t>(c.sig.begin(), c.sig.begin() + 32));

@@ -1,6 +1,6 @@
-#include "core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear.hpp"
 
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 #include "support/test_support.hpp"
 
 namespace zkgpu {
@@ -162,7 +162,8 @@ void check_batch_inverse(size_t n, Gen gen) {
 
 TEST(BatchInverse, MatchesSingleInversesAroundChunkEdges) {
   test::Rng rng(3);
-  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(97), size_t(4095), size_t(4096), size_t(4097), size_t(20000)}) {
+  for (size_t n :
+       {size_t(0), size_t(1), size_t(2), size_t(97), size_t(4095), size_t(4096), size_t(4097), size_t(20000)}) {
     check_batch_inverse<BabyBear>(n, [&] { return rng.fe(); });
     check_batch_inverse<BabyBear4>(n, [&] { return rng.fe4(); });
   }

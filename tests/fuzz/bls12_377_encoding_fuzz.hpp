@@ -105,7 +105,8 @@ inline int fp_hex(std::string_view text) {
   std::string err;
   const bool ok = parse_fp_hex(text, x, err);
   const auto digits = hex_digits(text);
-  check(ok == (digits && hex_less(*digits, to_hex(FpConfig::modulus()))), "parse_fp_hex accepts other numbers than those below p");
+  check(ok == (digits && hex_less(*digits, to_hex(FpConfig::modulus()))),
+        "parse_fp_hex accepts other numbers than those below p");
   if (!ok) {
     check(!err.empty(), "parse_fp_hex rejected without a reason");
     return 0;

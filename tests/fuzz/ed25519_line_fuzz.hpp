@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "ed25519/line_format.hpp"
+#include "io/ed25519_line.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "zkgpu/ed25519.hpp"
 
@@ -29,7 +29,8 @@ inline size_t ed25519_line_one(std::span<const uint8_t> data) {
   for (auto mode : {zkgpu::Ed25519Mode::Openssl, zkgpu::Ed25519Mode::Strict, zkgpu::Ed25519Mode::Zip215}) {
     const auto verdicts = zkgpu::ed25519_verify_batch(items, mode, zkgpu::Backend::Cpu);
     for (size_t i = 0; i < items.size(); ++i)
-      check(verdicts[i] == (zkgpu::ed25519_verify(items[i].public_key, items[i].signature, items[i].message, mode) ? 1 : 0),
+      check(verdicts[i] ==
+                (zkgpu::ed25519_verify(items[i].public_key, items[i].signature, items[i].message, mode) ? 1 : 0),
             "ed25519: a batch verdict differs from the single verification");
   }
   return items.size();

@@ -81,8 +81,7 @@ TEST(FuzzCorpus, MsmInputs) {
   run_corpus("msm_input_fuzz", [](auto d) { return fuzz::msm_input_one(d) > 0; });
 }
 TEST(FuzzCorpus, WhirProofs) {
-  run_corpus("whir_proof_fuzz",
-             [](auto d) { return fuzz::whir_proof_one_input(d) == fuzz::WhirVerdict::Accepted; });
+  run_corpus("whir_proof_fuzz", [](auto d) { return fuzz::whir_proof_one_input(d) == fuzz::WhirVerdict::Accepted; });
 }
 
 }  // namespace

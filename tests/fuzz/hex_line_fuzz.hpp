@@ -1,11 +1,11 @@
-// The ML-KEM / ML-DSA harnesses' reading of one line: the CLI's parser (cli/hex_lines.cpp) with
+// The ML-KEM / ML-DSA harnesses' reading of one line: the CLI's parser (src/io/hex_lines.cpp) with
 // its contract checked.
 #pragma once
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "cli/hex_lines.hpp"
+#include "io/hex_lines.hpp"
 #include "fuzz/fuzz_support.hpp"
 
 namespace zkgpu::fuzz {

@@ -1,5 +1,5 @@
-// libFuzzer target for the ML-DSA hex lines (cli/hex_lines.cpp) and the ML-DSA batch API
-// (built with -DZKGPU_FUZZ=ON under clang; the harness and its invariants are in fuzz/mldsa_line_fuzz.hpp).
+// libFuzzer target for the ML-DSA hex lines (src/io/hex_lines.cpp) and the ML-DSA batch API
+// (built with -DZKGPU_BUILD_FUZZ=ON under clang; the harness and its invariants are in fuzz/mldsa_line_fuzz.hpp).
 //
 //   ./build-asan/tests/fuzz/mldsa_line_fuzz tests/fuzz/corpus/mldsa_line_fuzz
 #include "fuzz/mldsa_line_fuzz.hpp"

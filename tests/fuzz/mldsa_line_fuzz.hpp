@@ -1,5 +1,5 @@
 // One fuzz input for the ML-DSA line format of `zkgpu mldsa keygen|sign|verify` (lines of
-// ':'-separated hex, cli/hex_lines.cpp) and the batch API behind it. Byte 0 picks the parameter
+// ':'-separated hex, src/io/hex_lines.cpp) and the batch API behind it. Byte 0 picks the parameter
 // set (byte % 3: 44, 65, 87), the operation ((byte / 3) % 3: keygen `xi`, sign `sk:msg:ctx:rnd`,
 // verify `pk:msg:ctx:sig`) and the external-mu interface ((byte / 9) % 2: msg is mu; the library
 // has it, the CLI does not use it); the rest is the text the CLI reads on stdin. Every parsed line
@@ -15,7 +15,7 @@
 #pragma once
 #include <array>
 
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 #include "fuzz/hex_line_fuzz.hpp"
 #include "zkgpu/mldsa.hpp"
 
@@ -99,8 +99,8 @@ inline bool verify_line(MlDsaSet set, bool ext, std::vector<Bytes> f, std::vecto
   const MlDsaVerifyItem item = verify_item(f, ext);
   mldsa_verify_batch(set, {&item, 1}, ok, Backend::Cpu);
   check(ok[0] <= 1, "verify: a verdict other than 0 or 1");
-  const bool bad_size = f[0].size() != sz.pk || f[3].size() != sz.sig ||
-                        (ext ? f[1].size() != 64 : f[2].size() > MlDsaSizes::max_ctx);
+  const bool bad_size =
+      f[0].size() != sz.pk || f[3].size() != sz.sig || (ext ? f[1].size() != 64 : f[2].size() > MlDsaSizes::max_ctx);
   if (bad_size) check(ok[0] == 0, "verify: an item of a wrong length was accepted");
   if (!bad_size && !ext) {  // pure verification is verification of mu
     uint8_t tr[64];

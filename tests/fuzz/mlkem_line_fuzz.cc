@@ -1,5 +1,5 @@
-// libFuzzer target for the ML-KEM hex lines (cli/hex_lines.cpp) and the ML-KEM batch API
-// (built with -DZKGPU_FUZZ=ON under clang; the harness and its invariants are in fuzz/mlkem_line_fuzz.hpp).
+// libFuzzer target for the ML-KEM hex lines (src/io/hex_lines.cpp) and the ML-KEM batch API
+// (built with -DZKGPU_BUILD_FUZZ=ON under clang; the harness and its invariants are in fuzz/mlkem_line_fuzz.hpp).
 //
 //   ./build-asan/tests/fuzz/mlkem_line_fuzz tests/fuzz/corpus/mlkem_line_fuzz
 #include "fuzz/mlkem_line_fuzz.hpp"

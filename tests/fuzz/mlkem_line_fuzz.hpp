@@ -1,5 +1,5 @@
 // One fuzz input for the ML-KEM line format of `zkgpu mlkem keygen|encaps|decaps` (lines of
-// ':'-separated hex, cli/hex_lines.cpp) and the batch API behind it. Byte 0 picks the parameter
+// ':'-separated hex, src/io/hex_lines.cpp) and the batch API behind it. Byte 0 picks the parameter
 // set (byte % 3: 512, 768, 1024) and the operation ((byte / 3) % 3: keygen `d:z`, encaps `ek:m`,
 // decaps `dk:c`); the rest is the text the CLI reads on stdin. Unlike the CLI (which answers
 // `error` for a wrong-length field without calling the library), every parsed line goes to the
@@ -15,7 +15,7 @@
 #include <array>
 #include <cstring>
 
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 #include "fuzz/hex_line_fuzz.hpp"
 #include "zkgpu/mlkem.hpp"
 

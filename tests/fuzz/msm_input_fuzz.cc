@@ -1,5 +1,5 @@
 // libFuzzer target for the BLS12-377 input decoders (msm run lines, arkworks encodings); built
-// with -DZKGPU_FUZZ=ON under clang. Named .cc so zkgpu_tests' glob leaves it out.
+// with -DZKGPU_BUILD_FUZZ=ON under clang. Named .cc so zkgpu_tests' glob leaves it out.
 //
 //   ./build-asan/tests/fuzz/msm_input_fuzz -max_len=512 corpus/
 #include <cstddef>

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_support.hpp"
-#include "msm/msm_line.hpp"
+#include "io/msm_line.hpp"
 #include "zkgpu/bls12_377.hpp"
 
 namespace zkgpu::fuzz {
@@ -40,7 +40,8 @@ inline int msm_input_one(std::span<const uint8_t> data) {
     if (deserialize_compressed(in, q, err)) {
       ++accepted;
       auto again = serialize_compressed(q);
-      check(std::equal(again.begin(), again.end(), in.begin()), "a compressed point does not re-serialise to its bytes");
+      check(std::equal(again.begin(), again.end(), in.begin()),
+            "a compressed point does not re-serialise to its bytes");
     }
   }
   if (data.size() >= G1_UNCOMPRESSED_BYTES) {

@@ -1,5 +1,5 @@
-// libFuzzer target for the Poseidon2 state lines (cli/line_parse.cpp) and the batch permutation
-// (built with -DZKGPU_FUZZ=ON under clang; the harness and its invariants are in fuzz/poseidon2_line_fuzz.hpp).
+// libFuzzer target for the Poseidon2 state lines (src/io/line_parse.cpp) and the batch permutation
+// (built with -DZKGPU_BUILD_FUZZ=ON under clang; the harness and its invariants are in fuzz/poseidon2_line_fuzz.hpp).
 //
 //   ./build-asan/tests/fuzz/poseidon2_line_fuzz tests/fuzz/corpus/poseidon2_line_fuzz
 #include "fuzz/poseidon2_line_fuzz.hpp"

@@ -1,4 +1,4 @@
-// One fuzz input for the state lines of `zkgpu poseidon2 permute` (cli/line_parse.cpp
+// One fuzz input for the state lines of `zkgpu poseidon2 permute` (src/io/line_parse.cpp
 // parse_field_line) and the batch permutation behind it. Byte 0 picks the width (bit 0: 16 or
 // 24) and the constants (bit 1: plonky3 or whir); the rest is the text the CLI reads on stdin, one
 // state per line as whitespace-separated canonical decimals.
@@ -11,7 +11,7 @@
 #pragma once
 #include <optional>
 
-#include "cli/line_parse.hpp"
+#include "io/line_parse.hpp"
 #include "fuzz/fuzz_support.hpp"
 #include "zkgpu/poseidon2.hpp"
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the WHIR proof parser and verifier (built with -DZKGPU_FUZZ=ON under
+// libFuzzer target for the WHIR proof parser and verifier (built with -DZKGPU_BUILD_FUZZ=ON under
 // clang; see tests/fuzz/CMakeLists.txt). Named .cc, not .cpp, so the tests glob of the top-level
 // CMakeLists.txt (tests/*.cpp) leaves it out of zkgpu_tests.
 //

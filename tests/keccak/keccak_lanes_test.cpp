@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "core/keccak/keccak_lanes.hpp"
+#include "zkgpu/core/keccak/keccak_lanes.hpp"
 #include "support/test_support.hpp"
 
 namespace zkgpu::test {

@@ -37,8 +37,7 @@ void check_set(Rng& rng) {
   using P = mlkem::Params<K>;
   const std::string k = "K = " + std::to_string(K);
   expect_same(
-      rng, P::ek_bytes, 4,
-      [](uint64_t* out, const uint8_t* ek) { cuda::mlkem_hash::hash_ek<K>(out, ek); },
+      rng, P::ek_bytes, 4, [](uint64_t* out, const uint8_t* ek) { cuda::mlkem_hash::hash_ek<K>(out, ek); },
       [](uint8_t* want, const Bytes& ek) { keccak::sha3_256(want, ek.data(), ek.size()); }, "H(ek), " + k);
   expect_same(
       rng, 32, 8, [](uint64_t* out, const uint8_t* d) { cuda::mlkem_hash::g_seed<K>(out, d); },

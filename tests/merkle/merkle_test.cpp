@@ -2,11 +2,11 @@
 
 #include <bit>
 
-#include "core/poseidon2/params.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "cuda/api.hpp"
+#include "merkle/cuda/api.hpp"
 #endif
 
 namespace zkgpu {
@@ -227,10 +227,10 @@ TEST(Merkle, MoveBuildEqualsCopyBuild) {
 TEST(Merkle, RejectsBadShapes) {
   std::vector<BabyBear> m(24, BabyBear::one());
   const auto& p = whir_params();
-  EXPECT_THROW(MerkleTree::build(m, 3, 8, p, Backend::Cpu), Error);   // not a power of two
+  EXPECT_THROW(MerkleTree::build(m, 3, 8, p, Backend::Cpu), Error);  // not a power of two
   EXPECT_THROW(MerkleTree::build(m, 0, 8, p, Backend::Cpu), Error);
-  EXPECT_THROW(MerkleTree::build(m, 4, 5, p, Backend::Cpu), Error);   // size mismatch
-  EXPECT_THROW(MerkleTree::build(m, 8, 0, p, Backend::Cpu), Error);   // zero width
+  EXPECT_THROW(MerkleTree::build(m, 4, 5, p, Backend::Cpu), Error);                // size mismatch
+  EXPECT_THROW(MerkleTree::build(m, 8, 0, p, Backend::Cpu), Error);                // zero width
   EXPECT_THROW(MerkleTree::build(m, size_t(1) << 62, 8, p, Backend::Cpu), Error);  // rows*cols overflows
   std::vector<BabyBear4> e(6);
   EXPECT_THROW(MerkleTree::build(std::span<const BabyBear4>(e), 4, 2, p, Backend::Cpu), Error);
@@ -272,7 +272,9 @@ TEST(Merkle, BatchVerifyMatchesOneByOne) {
       MerkleOpening o = trees[t].open(idx);
       switch (q % 8) {  // corrupt three in eight, each a different way
         case 1: o.row[rng.u32() % o.row.size()] += BabyBear::one(); break;
-        case 3: if (!o.siblings.empty()) o.siblings.back().e[rng.u32() % 8] += BabyBear::one(); break;
+        case 3:
+          if (!o.siblings.empty()) o.siblings.back().e[rng.u32() % 8] += BabyBear::one();
+          break;
         case 5: o.row.push_back(BabyBear::zero()); break;
         default: break;
       }

@@ -30,8 +30,7 @@ TEST_P(MlDsaApi, MixedBatchRoundTrip) {
   }
   rnds[7] = Bytes(31);  // wrong rnd length
   std::vector<MlDsaSignItem> items;
-  for (size_t i = 0; i < n; ++i)
-    items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], ctxs[i], rnds[i], false});
+  for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], ctxs[i], rnds[i], false});
   Bytes sigs(n * sz.sig);
   std::vector<PqStatus> st(n);
   mldsa_sign_batch(set(), items, sigs, st, Backend::Cpu);

@@ -9,7 +9,7 @@
 #include <array>
 #include <set>
 
-#include "core/mldsa/ntt_lanes.hpp"
+#include "zkgpu/core/mldsa/ntt_lanes.hpp"
 #include "support/test_support.hpp"
 
 namespace zkgpu::test {

@@ -11,14 +11,12 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-
 TEST(PqGarbage, MlKemRandomKeysAndCiphertexts) {
   Rng rng(77);
   for (MlKemSet set : {MlKemSet::MlKem512, MlKemSet::MlKem768, MlKemSet::MlKem1024}) {
     const auto sz = mlkem_sizes(set);
     const size_t n = 32;
-    const Bytes ek = rng.bytes(n * sz.ek), dk = rng.bytes(n * sz.dk), c = rng.bytes(n * sz.ct),
-                m = rng.bytes(n * 32);
+    const Bytes ek = rng.bytes(n * sz.ek), dk = rng.bytes(n * sz.dk), c = rng.bytes(n * sz.ct), m = rng.bytes(n * 32);
     Bytes out_c(n * sz.ct), k(n * 32);
     std::vector<PqStatus> st(n);
     mlkem_encaps_batch(set, ek, m, out_c, k, st, Backend::Cpu);

@@ -2,7 +2,7 @@
 // J(z || c), mixed batches with invalid items, batch == one-by-one, and size errors.
 #include <gtest/gtest.h>
 
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 #include "mlkem/mlkem_support.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"

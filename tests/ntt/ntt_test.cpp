@@ -196,11 +196,13 @@ TEST(NttCpu, CosetLdeEqualsDirectEvaluation) {
     const BabyBear shift = BabyBear::from_canonical(31);
     auto coeffs = rng.fes(n * k.cols);
     auto evals = naive_dft(coeffs, k.log_n, k.cols, BabyBear::one());
-    auto want = naive_dft([&] {
-      std::vector<BabyBear> padded(big * k.cols, BabyBear::zero());
-      std::copy(coeffs.begin(), coeffs.end(), padded.begin());
-      return padded;
-    }(), k.log_n + k.log_blowup, k.cols, shift);
+    auto want = naive_dft(
+        [&] {
+          std::vector<BabyBear> padded(big * k.cols, BabyBear::zero());
+          std::copy(coeffs.begin(), coeffs.end(), padded.begin());
+          return padded;
+        }(),
+        k.log_n + k.log_blowup, k.cols, shift);
     for (SimdLevel level : available_levels()) {
       SimdCap cap(level);
       SCOPED_TRACE(testing::Message() << "log_n " << k.log_n << " blowup " << k.log_blowup << " cols " << k.cols
@@ -242,12 +244,12 @@ TEST(NttCpu, InvalidArgumentsThrow) {
   std::vector<BabyBear> m(24);
   std::vector<BabyBear4> ef(8);
   const BabyBear one = BabyBear::one();
-  expect_invalid([&] { ntt(m, 3, 2, NttDirection::Forward, one, Backend::Cpu); });          // 16 != 24
-  expect_invalid([&] { ntt(m, 3, 0, NttDirection::Forward, one, Backend::Cpu); });          // cols 0
+  expect_invalid([&] { ntt(m, 3, 2, NttDirection::Forward, one, Backend::Cpu); });               // 16 != 24
+  expect_invalid([&] { ntt(m, 3, 0, NttDirection::Forward, one, Backend::Cpu); });               // cols 0
   expect_invalid([&] { ntt(m, 3, 3, NttDirection::Forward, BabyBear::zero(), Backend::Cpu); });  // shift 0
-  expect_invalid([&] { ntt(m, 28, 1, NttDirection::Forward, one, Backend::Cpu); });         // > 2^27
+  expect_invalid([&] { ntt(m, 28, 1, NttDirection::Forward, one, Backend::Cpu); });              // > 2^27
   expect_invalid([&] { ntt(std::span<BabyBear4>(ef), 3, 2, NttDirection::Inverse, one, Backend::Cpu); });
-  expect_invalid([&] { (void)coset_lde(m, 3, 3, 25, one, Backend::Cpu); });                // 3 + 25 > 27
+  expect_invalid([&] { (void)coset_lde(m, 3, 3, 25, one, Backend::Cpu); });  // 3 + 25 > 27
   expect_invalid([&] { (void)coset_lde(m, 3, 2, 1, one, Backend::Cpu); });
   expect_invalid([&] { (void)coset_lde(m, 3, 3, 1, BabyBear::zero(), Backend::Cpu); });
   expect_invalid([&] { (void)lde_from_coeffs(m, 2, 6, 26, one, Backend::Cpu); });

@@ -3,9 +3,9 @@
 #include <array>
 #include <vector>
 
-#include "core/hash/sponge.hpp"
-#include "cpu/poseidon2/batch.hpp"
-#include "cpu/poseidon2/packed_permute.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
+#include "poseidon2/cpu/batch.hpp"
+#include "poseidon2/cpu/packed_permute.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/poseidon2.hpp"
 
@@ -22,7 +22,8 @@ struct SimdCap {
 
 template <int W>
 std::vector<BabyBear> scalar_permute(std::vector<BabyBear> states, const Poseidon2Params<W>& p) {
-  for (size_t k = 0; k < states.size() / W; ++k) poseidon2_permute<W>(*reinterpret_cast<BabyBear(*)[W]>(&states[k * W]), p);
+  for (size_t k = 0; k < states.size() / W; ++k)
+    poseidon2_permute<W>(*reinterpret_cast<BabyBear(*)[W]>(&states[k * W]), p);
   return states;
 }
 
@@ -68,7 +69,8 @@ TEST(Poseidon2Batch, PermuteMatchesScalarWithOtherDiagonal) {
 // Edge words through the shift form of x * 2^-n: 0, 1, p - 1, powers of two, and their
 // neighbours, against a multiplication by the field constant.
 TEST(Poseidon2Batch, ShiftFormOfInversePowersOfTwo) {
-  std::vector<uint32_t> words = {0, 1, 2, BabyBear::P - 1, BabyBear::P - 2, (BabyBear::P - 1) / 2, (BabyBear::P + 1) / 2};
+  std::vector<uint32_t> words = {
+      0, 1, 2, BabyBear::P - 1, BabyBear::P - 2, (BabyBear::P - 1) / 2, (BabyBear::P + 1) / 2};
   for (int k = 0; k < 31; ++k)
     for (int64_t d : {-1, 0, 1}) {
       int64_t w = (int64_t(1) << k) + d;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "babybear/poseidon2_rng.hpp"
-#include "core/hash/sponge.hpp"
-#include "cpu/poseidon2/batch.hpp"
+#include "poseidon2/poseidon2_rng.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
+#include "poseidon2/cpu/batch.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/poseidon2.hpp"
 #include "zkgpu/status.hpp"
@@ -78,7 +78,8 @@ void check_permutation(const nlohmann::json& v, const Poseidon2Params<W>& p, con
     std::vector<BabyBear> states = rng.fes(n * W);
     for (size_t k : at) std::copy(input.begin(), input.end(), states.begin() + k * W);
     cpu::poseidon2_permute_batch(states.data(), n, p);
-    for (size_t k : at) EXPECT_EQ(canon(&states[k * W], W), expected) << name << " (batch, " << to_string(l) << ", state " << k << ")";
+    for (size_t k : at)
+      EXPECT_EQ(canon(&states[k * W], W), expected) << name << " (batch, " << to_string(l) << ", state " << k << ")";
   }
 }
 
@@ -138,7 +139,8 @@ void expect_params_match_file(const Poseidon2Params<W>& p, const nlohmann::json&
     const auto& t = f[form];
     for (int r = 0; r < 4; ++r)
       for (int i = 0; i < W; ++i) {
-        EXPECT_EQ(word(p.ext_init[r][i]), t["external_initial"][r][i].template get<uint32_t>()) << what << form << r << i;
+        EXPECT_EQ(word(p.ext_init[r][i]), t["external_initial"][r][i].template get<uint32_t>())
+            << what << form << r << i;
         EXPECT_EQ(word(p.ext_term[r][i]), t["external_final"][r][i].template get<uint32_t>()) << what << form << r << i;
       }
     for (int j = 0; j < Poseidon2Params<W>::ROUNDS_P; ++j)

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <optional>
 
-#include "core/keccak/keccak.hpp"
-#include "core/mldsa/dsa.hpp"
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cpu/keccak_x4.hpp"
 #include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/cpu/mldsa_simd.hpp"

@@ -16,8 +16,10 @@ constexpr const char* VAR = "ZKGPU_TEST_ENV_READER";
 // Sets VAR for one scope (nullptr: unset).
 struct ScopedVar {
   explicit ScopedVar(const char* value) {
-    if (value) setenv(VAR, value, 1);
-    else unsetenv(VAR);
+    if (value)
+      setenv(VAR, value, 1);
+    else
+      unsetenv(VAR);
   }
   ~ScopedVar() { unsetenv(VAR); }
 };

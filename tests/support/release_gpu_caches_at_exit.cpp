@@ -11,7 +11,6 @@ class ReleaseGpuCaches : public ::testing::Environment {
   void TearDown() override { zkgpu::release_gpu_caches(); }
 };
 
-[[maybe_unused]] ::testing::Environment* const registered =
-    ::testing::AddGlobalTestEnvironment(new ReleaseGpuCaches);
+[[maybe_unused]] ::testing::Environment* const registered = ::testing::AddGlobalTestEnvironment(new ReleaseGpuCaches);
 
 }  // namespace

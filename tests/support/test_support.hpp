@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu::test {
@@ -98,7 +98,7 @@ inline constexpr uint32_t POISON_WORD = 0xffffffffu;  // not a valid Montgomery 
 }  // namespace zkgpu::test
 
 // GPU tests call this first: they run only where a CUDA device is usable.
-#define ZKGPU_REQUIRE_GPU()                                                                    \
-  do {                                                                                         \
+#define ZKGPU_REQUIRE_GPU()                                                                               \
+  do {                                                                                                    \
     if (!::zkgpu::cuda_usable()) GTEST_SKIP() << "no usable GPU: " << ::zkgpu::cuda_unavailable_reason(); \
   } while (0)

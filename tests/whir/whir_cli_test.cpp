@@ -33,7 +33,8 @@ TEST(WhirCli, ParamsJsonHasTheIssueShape) {
   EXPECT_EQ(j["rounds"][2]["folding_pow_bits"], 12);
   for (const char* k : {"folding_factor", "domain_size", "num_queries", "ood_samples", "pow_bits", "folding_pow_bits"})
     EXPECT_TRUE(j["rounds"][0].contains(k)) << k;
-  for (const char* k : {"folding_factor", "domain_size", "num_queries", "pow_bits", "folding_pow_bits", "sumcheck_rounds"})
+  for (const char* k :
+       {"folding_factor", "domain_size", "num_queries", "pow_bits", "folding_pow_bits", "sumcheck_rounds"})
     EXPECT_TRUE(j["final"].contains(k)) << k;
   EXPECT_EQ(j["final"]["num_queries"], 11);
   EXPECT_EQ(j["final"]["domain_size"], 1 << 16);

@@ -16,21 +16,19 @@
 #include "zkgpu/status.hpp"
 #include "zkgpu/whir.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "cuda/runtime.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "whir/cuda/backend.hpp"
 #endif
 
 namespace zkgpu::whir {
 namespace {
 
-using test::Rng;
 using test::make_params;
 using test::random_claims;
+using test::Rng;
 using EF = BabyBear4;
 
 #if ZKGPU_HAVE_CUDA
-
-
 
 // Every later GPU prove starts from a poisoned workspace.
 struct Poisoned {
@@ -267,7 +265,8 @@ TEST(WhirGpu, TargetConfigurationsTiming) {
     double target_ms;
   };
   for (const T t : test::sized<T>({{22, 1, 60.0}, {24, 4, 20.0}}, {{14, 1, 0.0}, {21, 4, 0.0}})) {
-    const WhirConfig cfg = WhirConfig::derive(make_params(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
+    const WhirConfig cfg =
+        WhirConfig::derive(make_params(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
     Rng rng(t.n);
     const std::vector<BabyBear> evals = rng.fes(size_t(1) << t.n);
     const std::vector<Claim> claims = random_claims(rng, evals, t.n, 1);

@@ -69,18 +69,18 @@ struct Expected {
 Expected recompute(unsigned n, unsigned k, unsigned r0, unsigned lambda, unsigned budget, int regime, unsigned red) {
   const double fb = 124, l10 = std::log2(10.0);
   auto eta = [&](double r) { return regime == 1 ? -(r / 2 + l10 + 1) : -(r + l10 + 1); };
-  auto list = [&](double d, double r) {
-    return regime == 0 ? 0.0 : regime == 1 ? r / 2 - 1 - eta(r) : d + r - eta(r);
-  };
+  auto list = [&](double d, double r) { return regime == 0 ? 0.0 : regime == 1 ? r / 2 - 1 - eta(r) : d + r - eta(r); };
   auto prox = [&](double d, double r) {
-    double e = regime == 0 ? d + r
+    double e = regime == 0   ? d + r
                : regime == 1 ? d + r + std::log2(2 * std::pow(10.5, 5) / 3) + 1.5 * r
                              : d + 2 * r - eta(r);
     return fb - e;  // log2(2 - 1) = 0
   };
   auto l1d = [&](double r) {
     double rho = std::pow(2.0, -r);
-    double delta = regime == 0 ? (1 - rho) / 2 : regime == 1 ? 1 - std::sqrt(rho) - std::pow(2, eta(r)) : 1 - rho - std::pow(2, eta(r));
+    double delta = regime == 0   ? (1 - rho) / 2
+                   : regime == 1 ? 1 - std::sqrt(rho) - std::pow(2, eta(r))
+                                 : 1 - rho - std::pow(2, eta(r));
     return std::log2(1 - delta);
   };
   auto queries = [&](double lq, double r) { return size_t(std::max(0.0, std::ceil(-lq / l1d(r)))); };

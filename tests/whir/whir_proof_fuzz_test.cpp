@@ -20,9 +20,9 @@ namespace zkgpu::whir {
 namespace {
 
 using fuzz::WhirVerdict;
-using test::Rng;
 using test::make_params;
 using test::random_claims;
+using test::Rng;
 
 struct Seed {
   std::vector<uint8_t> file;
@@ -31,14 +31,13 @@ struct Seed {
   size_t n_rounds = 0;
 };
 
-
 // Walks the version-1 layout (docs/whir-proof-format.md) of a file write_proof_file produced.
 void map_layout(const WhirConfig& cfg, const ProofFile& pf, Seed& s) {
   s.pow_byte.assign(s.file.size(), false);
   s.n_rounds = cfg.n_rounds;
-  size_t pos = 12;  // magic, version
+  size_t pos = 12;                                                       // magic, version
   for (int i = 0; i < 9; ++i, pos += 4) s.count_offsets.push_back(pos);  // n .. folding factors
-  s.count_offsets.push_back(pos);  // claim count
+  s.count_offsets.push_back(pos);                                        // claim count
   pos += 4 + pf.claims.size() * (cfg.num_variables() + 1) * 16;
   auto pow = [&] {
     std::fill(s.pow_byte.begin() + long(pos), s.pow_byte.begin() + long(pos + 4), true);
@@ -93,7 +92,8 @@ std::vector<Seed> corpus() {
   // 1-3-bit PoW phases: other witnesses are often valid too.
   c.push_back(make_seed(make_params(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2), 2, 2));
   // A different first fold, Johnson bound, rate 2.
-  c.push_back(make_seed(make_params(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 1, 3));
+  c.push_back(make_seed(
+      make_params(10, FoldingFactor::constant_from_second_round(3, 2), 2, Soundness::JohnsonBound, 20, 4), 1, 3));
   // Fold 1 (many rounds), three claims.
   c.push_back(make_seed(make_params(7, FoldingFactor::constant(1), 1, Soundness::CapacityBound, 16, 1), 3, 4));
   // Several rounds, small PoW in the rounds and the sumchecks.
@@ -148,8 +148,10 @@ std::vector<uint8_t> mutate(const std::vector<Seed>& all, const Seed& s, Rng& rn
       std::vector<size_t> pw;
       for (size_t i = 0; i < n; ++i)
         if (s.pow_byte[i]) pw.push_back(i);
-      if (pw.empty()) f[at(n)] ^= 0x01;
-      else f[pw[at(pw.size())]] ^= uint8_t(1u << (rng.u32() % 8));
+      if (pw.empty())
+        f[at(n)] ^= 0x01;
+      else
+        f[pw[at(pw.size())]] ^= uint8_t(1u << (rng.u32() % 8));
       break;
     }
     case 8: {  // a chunk spliced in from another corpus file
@@ -193,7 +195,8 @@ TEST(WhirProofFuzz, SeedCorpusIsValidAndMapped) {
     pow_bytes += size_t(std::count(s.pow_byte.begin(), s.pow_byte.end(), true));
   }
   EXPECT_GT(pow_bytes, 0u);
-  EXPECT_GE(std::count_if(seeds.begin(), seeds.end(), [](const Seed& s) { return s.n_rounds >= 2; }), 1);  // the corpus has PoW witnesses for the nonce mutations to hit
+  EXPECT_GE(std::count_if(seeds.begin(), seeds.end(), [](const Seed& s) { return s.n_rounds >= 2; }),
+            1);  // the corpus has PoW witnesses for the nonce mutations to hit
   // For libFuzzer: ZKGPU_FUZZ_CORPUS_DIR=dir writes the seeds there.
   if (const char* dir = std::getenv("ZKGPU_FUZZ_CORPUS_DIR"))
     for (size_t i = 0; i < seeds.size(); ++i) {
@@ -233,7 +236,8 @@ TEST(WhirProofFuzz, MutationsAreRejectedOrPowOnly) {
     if (!failure.empty()) {
       ++bad;
 #pragma omp critical
-      failures.push_back("seed " + std::to_string(t % seeds.size()) + ", mutation " + std::to_string(t) + ": " + failure);
+      failures.push_back("seed " + std::to_string(t % seeds.size()) + ", mutation " + std::to_string(t) + ": " +
+                         failure);
     }
   }
   for (size_t i = 0; i < std::min<size_t>(failures.size(), 20); ++i) ADD_FAILURE() << failures[i];

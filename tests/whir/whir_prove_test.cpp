@@ -15,11 +15,9 @@
 namespace zkgpu::whir {
 namespace {
 
-using test::Rng;
 using test::make_params;
 using test::random_claims;
-
-
+using test::Rng;
 
 // Prove, verify, serialize, parse, verify again; returns the file.
 std::vector<uint8_t> round_trip(const ProtocolParameters& p, uint64_t salt, size_t n_claims = 2) {
@@ -312,12 +310,13 @@ void corrupt_every_byte(const ProtocolParameters& p, bool expect_no_pow, std::ve
 TEST(WhirProofFile, EverySingleByteCorruptionIsRejectedWithoutPow) {
   // n = 9, fold 2: one round, a 32-value final polynomial; security 10 and no PoW budget keep
   // every PoW at 0 bits, so no byte of the file is unchecked.
-  corrupt_every_byte(make_params(9, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), true, {0x01, 0x80, 0xff});
+  corrupt_every_byte(make_params(9, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 10, 0), true,
+                     {0x01, 0x80, 0xff});
 }
 
 TEST(WhirProofFile, CorruptionsThatStayValidArePowNonces) {
   // 1-2-bit PoW phases: a corrupted witness is often another valid witness, so here an accepted
-// corruption is allowed, but only one that changes nothing but a witness.
+  // corruption is allowed, but only one that changes nothing but a witness.
   ProtocolParameters p = make_params(9, FoldingFactor::constant(2), 1, Soundness::UniqueDecoding, 10, 2);
   const WhirConfig cfg = WhirConfig::derive(p);
   ASSERT_GT(cfg.max_derived_pow_bits(), 0u);
@@ -352,12 +351,12 @@ TEST(WhirProofFile, ParserRejectsMalformedHeaders) {
   };
   expect_header_error(0, 0x12345678, "magic");
   expect_header_error(8, 2, "version");
-  expect_header_error(12, 0, "invalid parameters");    // n = 0
+  expect_header_error(12, 0, "invalid parameters");  // n = 0
   expect_header_error(12, 1u << 31, "invalid parameters");
   expect_header_error(16, 0xffffffffu, "invalid parameters");  // security
   expect_header_error(16, 8, "above the PoW budget");          // security = PoW budget: 0 queries
   expect_header_error(24, 3, "soundness");
-  expect_header_error(28, 0, "invalid parameters");  // rate 0
+  expect_header_error(28, 0, "invalid parameters");     // rate 0
   expect_header_error(28, 0xfffffffeu, "two-adicity");  // a rate that would wrap n + rate
   expect_header_error(36, 7, "folding kind");
   expect_header_error(44, 3, "constant folding");

@@ -46,7 +46,7 @@ class CommitFProveG : public detail::ProverBackend {
 };
 
 struct Forgery {
-  Digest honest_root;  // of f, from an honest prover
+  Digest honest_root;         // of f, from an honest prover
   std::vector<Claim> claims;  // g's values at the points, which f does not take
   Proof proof;
 };
@@ -71,7 +71,8 @@ TEST(WhirSoundness, ConfigurationsThatCheckNothingAreRefused) {
       EXPECT_THROW((void)WhirConfig::derive(p), Error) << "security " << lambda << " with a 16-bit PoW budget";
     }
   // One bit above the budget is the weakest configuration accepted: every phase asks a query.
-  const WhirConfig c = WhirConfig::derive(make_params(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 17, 16));
+  const WhirConfig c =
+      WhirConfig::derive(make_params(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 17, 16));
   for (const RoundConfig& r : c.rounds) EXPECT_GE(r.num_queries, 1u);
   EXPECT_GE(c.final_round.num_queries, 1u);
 }
@@ -81,12 +82,12 @@ TEST(WhirSoundness, SizesThatWouldWrapAreRefused) {
     EXPECT_THROW((void)WhirConfig::derive(make_params(10, FoldingFactor::constant(2), rate, Soundness::JohnsonBound)),
                  Error)
         << rate;
-  EXPECT_THROW((void)WhirConfig::derive(make_params(10, FoldingFactor::constant(0xffffffffu), 1, Soundness::JohnsonBound)),
-               Error);
   EXPECT_THROW(
-      (void)WhirConfig::derive(make_params(10, FoldingFactor::constant_from_second_round(2, 0xfffffff0u), 1,
-                                           Soundness::JohnsonBound)),
+      (void)WhirConfig::derive(make_params(10, FoldingFactor::constant(0xffffffffu), 1, Soundness::JohnsonBound)),
       Error);
+  EXPECT_THROW((void)WhirConfig::derive(make_params(10, FoldingFactor::constant_from_second_round(2, 0xfffffff0u), 1,
+                                                    Soundness::JohnsonBound)),
+               Error);
 }
 
 // The attack is real: with its queries removed (what derive() gave for security <= PoW budget),
@@ -163,7 +164,8 @@ TEST(WhirSoundness, ProofUnderOtherParametersIsRefused) {
 }
 
 TEST(WhirSoundness, NoClaimIsNoStatement) {
-  const WhirConfig cfg = WhirConfig::derive(make_params(8, FoldingFactor::constant(2), 1, Soundness::JohnsonBound, 30, 8));
+  const WhirConfig cfg =
+      WhirConfig::derive(make_params(8, FoldingFactor::constant(2), 1, Soundness::JohnsonBound, 30, 8));
   Rng rng(3);
   const std::vector<BabyBear> f = rng.fes(1 << 8);
   EXPECT_THROW((void)prove(cfg, f, {}), Error);

@@ -13,8 +13,8 @@ using whir::FoldingFactor;
 using whir::ProtocolParameters;
 using whir::Soundness;
 
-inline ProtocolParameters make_params(unsigned n, FoldingFactor f, unsigned rate, Soundness s,
-                                      unsigned lambda = 100, unsigned budget = 16) {
+inline ProtocolParameters make_params(unsigned n, FoldingFactor f, unsigned rate, Soundness s, unsigned lambda = 100,
+                                      unsigned budget = 16) {
   ProtocolParameters p;
   p.num_variables = n;
   p.folding = f;
@@ -26,8 +26,7 @@ inline ProtocolParameters make_params(unsigned n, FoldingFactor f, unsigned rate
 }
 
 // `count` claims at random extension-field points, with their true values.
-inline std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> evals, unsigned n,
-                                        size_t count) {
+inline std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> evals, unsigned n, size_t count) {
   std::vector<Claim> cs(count);
   for (Claim& c : cs) {
     for (unsigned i = 0; i < n; ++i) c.point.push_back(rng.fe4());

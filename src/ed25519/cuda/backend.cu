@@ -10,7 +10,7 @@
 #include <mutex>
 #include <optional>
 
-#include "cuda/runtime.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
 #include "runtime/device_caches.hpp"
@@ -100,8 +100,8 @@ void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& l
   }
 }
 
-void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out,
-            cudaStream_t s, size_t coop_max) {
+void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out, cudaStream_t s,
+            size_t coop_max) {
   if (ctx.poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
   if (n <= coop_max) {
     ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(

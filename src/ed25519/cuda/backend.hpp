@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "core/ed25519/verify.hpp"
+#include "zkgpu/core/ed25519/verify.hpp"
 #include "zkgpu/ed25519.hpp"
 
 namespace zkgpu::ed25519::cuda {

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/ed25519/fe25519_10.hpp"
-#include "core/ed25519/verify.hpp"
+#include "zkgpu/core/ed25519/fe25519_10.hpp"
+#include "zkgpu/core/ed25519/verify.hpp"
 
 namespace zkgpu::ed25519::cuda {
 
@@ -93,7 +93,8 @@ struct LaneMul {
 };
 
 __global__ void __launch_bounds__(VERIFY_BLOCK)
-    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table, VerifyMode mode, uint8_t* __restrict__ out) {
+    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table,
+                          VerifyMode mode, uint8_t* __restrict__ out) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const ChunkLayout lay{n, 0};
@@ -112,9 +113,8 @@ __global__ void __launch_bounds__(VERIFY_BLOCK)
 // are shared.
 // (launch bounds: one block per SM is enough, so ptxas may use every register before spilling)
 __global__ void __launch_bounds__(VERIFY_BLOCK, 1)
-    ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n,
-                               FixedBaseTable<DeviceFe> base_table, VerifyMode mode,
-                               uint8_t* __restrict__ out) {
+    ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table,
+                               VerifyMode mode, uint8_t* __restrict__ out) {
   const LaneMul m{cooperative_groups::tiled_partition<COOP_LANES>(cooperative_groups::this_thread_block())};
   const uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / COOP_LANES;
   if (i >= n) return;  // the whole tile leaves together: its lanes share i

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/bls12_377/curve.hpp"
+#include "zkgpu/core/bls12_377/curve.hpp"
 #include "zkgpu/msm.hpp"
 
 namespace zkgpu::bls12_377::cuda {
@@ -32,8 +32,8 @@ TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, si
 // Timings (milliseconds per run, after warm-up), for the benchmarks:
 // resident: bases on the device, scalars uploaded from host memory each run;
 // from_host: SW bases and scalars uploaded each run, the bases converted on the device (msm_from_host).
-std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c,
-                                      int warmup, int runs);
+std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
+                                      unsigned c, int warmup, int runs);
 std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
                                        int warmup, int runs);
 

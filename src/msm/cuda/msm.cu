@@ -21,9 +21,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/bls12_377/bucket_reduce.hpp"
-#include "core/bls12_377/signed_digits.hpp"
-#include "cuda/runtime.cuh"
+#include "msm/bucket_reduce.hpp"
+#include "msm/signed_digits.hpp"
+#include "runtime/cuda/runtime.cuh"
 #include "msm/cuda/api.hpp"
 #include "runtime/device_caches.hpp"
 #include "runtime/env.hpp"
@@ -109,8 +109,7 @@ __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t co
 // (X, Y, Z) of each result waits in its output slot between the two passes (TePrecomputed has room
 // for three coordinates), so the doublings run once.
 constexpr uint32_t TABLE_BATCH = 16;
-__global__ void window_table_kernel(const TePrecomputed* prev, TePrecomputed* next, uint32_t n, unsigned c,
-                                    Fp half) {
+__global__ void window_table_kernel(const TePrecomputed* prev, TePrecomputed* next, uint32_t n, unsigned c, Fp half) {
   const uint32_t first = (blockIdx.x * blockDim.x + threadIdx.x) * TABLE_BATCH;
   if (first >= n) return;
   const uint32_t count = n - first < TABLE_BATCH ? n - first : TABLE_BATCH;
@@ -205,9 +204,8 @@ struct RunSink {
 // projective bytes; only the final affine result is compared.)
 // H200 (0412948 merged with msm-reduce): sums1+ 1.9 ms at 2^24 and 0.46-0.49 at 2^20, against
 // 2.9 and 0.71-0.73 with every run starting from the identity.
-__global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, uint32_t L, uint32_t S,
-                                  uint32_t chunks, const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys,
-                                  TeExtended* out) {
+__global__ void chunk_sums_kernel(const uint32_t* keys, const TeExtended* in, uint32_t L, uint32_t S, uint32_t chunks,
+                                  const uint32_t* pos, TeExtended* buckets, uint32_t* out_keys, TeExtended* out) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= chunks) return;
   uint32_t b, e;
@@ -348,8 +346,7 @@ __global__ void __launch_bounds__(SUM_BLOCK, 3)
 // points per thread with one inversion (sw_to_te_batch, the function the CPU's precompute_te runs
 // per thread).
 constexpr uint32_t CONVERT_BATCH = 32;
-__global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t first, uint32_t count,
-                                uint32_t* bad) {
+__global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t first, uint32_t count, uint32_t* bad) {
   const uint32_t b = (blockIdx.x * blockDim.x + threadIdx.x) * CONVERT_BATCH;
   if (b >= count) return;
   const uint32_t m = count - b < CONVERT_BATCH ? count - b : CONVERT_BATCH;
@@ -418,7 +415,7 @@ constexpr unsigned LANE_PARTS = 32;
 // Warps per SM the register cap leaves room for: 12 (168 registers; the H200 register file holds
 // two warps per scheduler above that, three up to it).
 constexpr unsigned LANE_WARPS_PER_SM = 12;
-__global__ void __launch_bounds__(LANE_PARTS * PART_LANES, LANE_WARPS_PER_SM / PART_LANES)
+__global__ void __launch_bounds__(LANE_PARTS* PART_LANES, LANE_WARPS_PER_SM / PART_LANES)
     bucket_lanes_kernel(const TeExtended* buckets, uint32_t len, uint32_t parts_per_window, uint32_t total_parts,
                         uint32_t group, TeExtended* xo, TeExtended* yo, TeExtended* uo) {
   // xchg[parity * LANE_PARTS + i]: lane 0's state after a step of that parity, for lane 1; X, Y, U:
@@ -435,7 +432,8 @@ __global__ void __launch_bounds__(LANE_PARTS * PART_LANES, LANE_WARPS_PER_SM / P
   // fills it; on two warps, each would run every addition half empty), on lane 1's warp u.
   const unsigned fold = lane == 0 ? (i < LANE_PARTS / 2 ? FOLD_X : FOLD_Y) : FOLD_U;
   const unsigned step = lane == 0 ? i % (LANE_PARTS / 2) : i;
-  const size_t bucket0 = static_cast<size_t>(part / parts_per_window) * parts_per_window * len + part % parts_per_window;
+  const size_t bucket0 =
+      static_cast<size_t>(part / parts_per_window) * parts_per_window * len + part % parts_per_window;
   const TeExtended* b = buckets + bucket0;
   uint32_t levels = 0;
   while ((1u << levels) < group) ++levels;
@@ -445,7 +443,7 @@ __global__ void __launch_bounds__(LANE_PARTS * PART_LANES, LANE_WARPS_PER_SM / P
   for (uint32_t op = 0; op < ops; ++op) {
     TeExtended q;
     bool add = false;
-    uint32_t a = 0;  // fold ops: the pair this thread's step writes
+    uint32_t a = 0;    // fold ops: the pair this thread's step writes
     if (op < steps) {  // running sums on lanes
       add = live && part_lane_operand(lane, op, len, parts_per_window, b, &xchg[((op - 1) & 1) * LANE_PARTS + i], q);
     } else {  // fold level f / 2, addition f % 2
@@ -556,9 +554,9 @@ struct Workspace {
   };
   std::vector<SliceEvents> slice_events;
   bool poison = false;
-  size_t min_slice = 0;  // tests: smallest first slice (0: MIN_SLICE)
-  size_t reduce_parts = 0;   // tests: REDUCE_PARTS (0: the default)
-  uint32_t host_pairs = 0;   // tests: HOST_FOLD_PAIRS (0: the default)
+  size_t min_slice = 0;     // tests: smallest first slice (0: MIN_SLICE)
+  size_t reduce_parts = 0;  // tests: REDUCE_PARTS (0: the default)
+  uint32_t host_pairs = 0;  // tests: HOST_FOLD_PAIRS (0: the default)
 };
 Workspace& workspace() {
   static Workspace* ws = [] {  // never destroyed: no CUDA calls during static teardown
@@ -1010,8 +1008,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
                     &ws.counters})
       poison_fill(*b, stream);
-    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]})
-      poison_fill(*b, stream);
+    for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) poison_fill(*b, stream);
     if (host_scalars) poison_fill(ws.scalars, stream);
     if (host_points) {
       poison_fill(ws.points, stream);
@@ -1032,7 +1029,6 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
   fill_identity(ws.buckets.data(), nbuckets, stream);
 
-
   // Temporary storage for the largest sort and scan, sized before anything runs (growing it later
   // would free memory that queued work may still use... and synchronise the device).
   int end_bit = 1;
@@ -1040,8 +1036,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
   {
     size_t sort_bytes = 0, scan_bytes = 0;
     cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
-    ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, size_t{W} * max_count, 0, end_bit,
-                                                     stream));
+    ZKGPU_CUDA_CHECK(
+        cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, size_t{W} * max_count, 0, end_bit, stream));
     ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, ws.pos.data(), ws.pos.data(),
                                                    static_cast<uint32_t>(max_chunks), stream));
     ensure_temp(ws, std::max(sort_bytes, scan_bytes));
@@ -1126,8 +1122,7 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data() + base, ws.keys[1].data() + base),
         dv(ws.vals[0].data() + base, ws.vals[1].data() + base);
     size_t temp_bytes = ws.temp.size();
-    ZKGPU_CUDA_CHECK(
-        cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, count, 0, end_bit, stream));
+    ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.temp.data(), temp_bytes, dk, dv, count, 0, end_bit, stream));
     const uint32_t* keys = dk.Current();
     const uint32_t* vals = dv.Current();
     count_valid_kernel<<<blocks_for(count), BLOCK, 0, stream>>>(keys, static_cast<uint32_t>(count), sentinel,
@@ -1200,8 +1195,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     src ^= 1;
   }
   std::vector<TeExtended> last(3 * remaining);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(last.data(), px[src], last.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost,
-                                   stream));
+  ZKGPU_CUDA_CHECK(
+      cudaMemcpyAsync(last.data(), px[src], last.size() * sizeof(TeExtended), cudaMemcpyDeviceToHost, stream));
   phases.mark("reduce");
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
   const auto h0 = std::chrono::steady_clock::now();
@@ -1224,7 +1219,8 @@ TeExtended msm_on_device(Workspace& ws, const TePrecomputed* d_points, unsigned 
     for (unsigned k = 0; k < c; ++k) result = te_double(result);
     result = te_add(result, window_sums[w]);
   }
-  phases.report(n, c, slices.size(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count());
+  phases.report(n, c, slices.size(),
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count());
   return result;
 }
 
@@ -1258,8 +1254,7 @@ unsigned table_window_bits(size_t n) {
   unsigned best = 8;
   double best_cost = 1e300;
   for (unsigned c = 8; c <= 23; ++c) {
-    const double cost =
-        static_cast<double>(n) * msm_window_count_half(c) + 2.5 * static_cast<double>(1u << (c - 1));
+    const double cost = static_cast<double>(n) * msm_window_count_half(c) + 2.5 * static_cast<double>(1u << (c - 1));
     if (cost < best_cost) best_cost = cost, best = c;
   }
   return best;
@@ -1338,7 +1333,8 @@ void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream) {
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.bad.data(), 4, cudaMemcpyDeviceToHost, stream));
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (bad != n)
-    throw_invalid("point " + std::to_string(bad) + ": the twisted-Edwards map is undefined there (the point is not in G1)");
+    throw_invalid("point " + std::to_string(bad) +
+                  ": the twisted-Edwards map is undefined there (the point is not in G1)");
 }
 }  // namespace
 
@@ -1413,8 +1409,8 @@ void release_msm_workspace() {
   ws.bad.reset();
   for (int k = 0; k < 2; ++k) ws.stage[k] = rt::PinnedBuffer<unsigned char>();
   ws.readback = rt::PinnedBuffer<uint32_t>();
-  for (auto* b : {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1],
-                  &ws.counters})
+  for (auto* b :
+       {&ws.keys[0], &ws.keys[1], &ws.vals[0], &ws.vals[1], &ws.pos, &ws.part_keys[0], &ws.part_keys[1], &ws.counters})
     b->reset();
   for (auto* b : {&ws.sums[0], &ws.sums[1], &ws.buckets, &ws.parts[0], &ws.parts[1]}) b->reset();
   ws.temp.reset();

@@ -3,7 +3,7 @@
 // dependent chain. Both use the MSM's accumulation step (te_add_precomputed, 7M).
 #include <algorithm>
 
-#include "cuda/runtime.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "msm/cuda/api.hpp"
 
 namespace zkgpu::bls12_377::cuda {

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu::pq::cpu {

@@ -8,8 +8,10 @@ struct Avx2 : detail::Ymm {
   static T andnot_xor(T a, T b, T c) { return bxor(a, _mm256_andnot_si256(b, c)); }
   template <int N>
   static T rotl(T x) {
-    if constexpr (N == 0) return x;
-    else return _mm256_or_si256(_mm256_slli_epi64(x, N), _mm256_srli_epi64(x, 64 - N));
+    if constexpr (N == 0)
+      return x;
+    else
+      return _mm256_or_si256(_mm256_slli_epi64(x, N), _mm256_srli_epi64(x, 64 - N));
   }
 };
 }  // namespace

@@ -11,8 +11,10 @@ struct Avx512 : detail::Ymm {
   static T andnot_xor(T a, T b, T c) { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }  // a ^ (~b & c)
   template <int N>
   static T rotl(T x) {
-    if constexpr (N == 0) return x;
-    else return _mm256_rol_epi64(x, N);
+    if constexpr (N == 0)
+      return x;
+    else
+      return _mm256_rol_epi64(x, N);
   }
 };
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include <utility>
 
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 #include "pq/cpu/keccak_x4.hpp"
 
 namespace zkgpu::pq::cpu::detail {

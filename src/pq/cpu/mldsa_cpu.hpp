@@ -5,7 +5,7 @@
 // use AVX2 where the CPU has it (mldsa_simd.hpp). Results are those of mldsa::PortableOps, byte
 // for byte. About 80 KB (uninitialized until used).
 #pragma once
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 
 namespace zkgpu::pq::cpu {
 

@@ -2,7 +2,7 @@
 // exactly the portable function's output (the same int32/int64 operations per lane). Call only
 // when simd_level() >= Avx2.
 #pragma once
-#include "core/mldsa/poly.hpp"
+#include "zkgpu/core/mldsa/poly.hpp"
 
 namespace zkgpu::pq::cpu {
 

@@ -156,11 +156,11 @@ void mlkem_basemul_acc_avx2(Poly& r, const Poly& a, const Poly& b) {
   const LaneZetas& lz = lane_zetas();
   for (int i = 0; i < N; i += 16) {
     const V av = load(a.c + i), bv = load(b.c + i);
-    const V prod = fqmul(av, bv);                                                  // a0 b0 | a1 b1
-    const V cross = fqmul(av, swap_pairs(bv));                                     // a0 b1 | a1 b0
-    const V pz = fqmul(prod, load(lz.base + i), load(lz.base_qinv + i));           //   .   | a1 b1 z
-    const V r0 = _mm256_add_epi16(prod, swap_pairs(pz));                           // r0 in even lanes
-    const V r1 = _mm256_add_epi16(cross, swap_pairs(cross));                       // r1 in odd lanes
+    const V prod = fqmul(av, bv);                                         // a0 b0 | a1 b1
+    const V cross = fqmul(av, swap_pairs(bv));                            // a0 b1 | a1 b0
+    const V pz = fqmul(prod, load(lz.base + i), load(lz.base_qinv + i));  //   .   | a1 b1 z
+    const V r0 = _mm256_add_epi16(prod, swap_pairs(pz));                  // r0 in even lanes
+    const V r1 = _mm256_add_epi16(cross, swap_pairs(cross));              // r1 in odd lanes
     const V sum = _mm256_blend_epi16(r0, r1, 0xAA);
     store(r.c + i, barrett(_mm256_add_epi16(load(r.c + i), sum)));
   }

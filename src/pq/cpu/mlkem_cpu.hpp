@@ -4,12 +4,12 @@
 // then handed out from the cache; NTTs and base products use AVX2 where the CPU has it
 // (mlkem_simd.hpp). Results are those of mlkem::PortableOps, byte for byte.
 #pragma once
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 
 namespace zkgpu::pq::cpu {
 
 struct MlKemOps {
-  MlKemOps();  // reads simd_level() once: the AVX2 ring operations or the portable ones
+  MlKemOps();           // reads simd_level() once: the AVX2 ring operations or the portable ones
   mlkem::Poly a[4][4];  // a[b0][b1] = SampleNTT(rho || b0 || b1)
   mlkem::Poly e[9];     // e[nonce] = CBD(PRF(seed, nonce)), up to 2k + 1 of them
 

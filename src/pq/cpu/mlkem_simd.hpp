@@ -2,7 +2,7 @@
 // function's output (the ring operations run the same int16 operations per lane). Call only when
 // simd_level() >= Avx2.
 #pragma once
-#include "core/mlkem/poly.hpp"
+#include "zkgpu/core/mlkem/poly.hpp"
 
 namespace zkgpu::pq::cpu {
 

@@ -7,7 +7,7 @@
 #pragma once
 #include <cstring>
 
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 
 namespace zkgpu::cuda::keccak_regs {
 
@@ -52,7 +52,7 @@ ZKGPU_HD void absorb_lanes(uint64_t (&s)[25], Lane&& lane, uint8_t suffix) {
   constexpr size_t TAIL = LEN / RATE * RATE;
   clear(s);
   ZKGPU_NO_UNROLL  // one inlined permutation for all full blocks
-  for (size_t b = 0; b < LEN / RATE; ++b) {
+      for (size_t b = 0; b < LEN / RATE; ++b) {
     ZKGPU_UNROLL
     for (unsigned i = 0; i < W; ++i) s[i] ^= lane(W * b + i);
     keccak::keccak_permute(s);
@@ -65,7 +65,8 @@ ZKGPU_HD void absorb_lanes(uint64_t (&s)[25], Lane&& lane, uint8_t suffix) {
 // absorb_lanes over one 8-byte aligned buffer.
 template <unsigned RATE, size_t LEN>
 ZKGPU_HD void absorb(uint64_t (&s)[25], const uint8_t* in, uint8_t suffix) {
-  absorb_lanes<RATE, LEN>(s, [&](size_t i) { return load64(in + 8 * i); }, suffix);
+  absorb_lanes<RATE, LEN>(
+      s, [&](size_t i) { return load64(in + 8 * i); }, suffix);
 }
 
 }  // namespace zkgpu::cuda::keccak_regs

@@ -1,4 +1,4 @@
-// ML-DSA key generation (one thread per item over src/core/mldsa) and verification (a warp per
+// ML-DSA key generation (one thread per item over include/zkgpu/core/mldsa) and verification (a warp per
 // item for the bulk of the work, see below); signing is in mldsa_sign.cu. mu comes from the host.
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
@@ -136,8 +136,7 @@ __global__ void __launch_bounds__(32 * VERIFY_WARPS)
     const uint32_t hbits = S.hint[lane >> 2] >> (8 * (lane & 3));
     int32_t v[8];
 #pragma unroll
-    for (int e = 0; e < 8; ++e)
-      v[e] = mldsa::use_hint<P::GAMMA2>(mldsa::caddq(S.w[i][8 * lane + e]), (hbits >> e) & 1);
+    for (int e = 0; e < 8; ++e) v[e] = mldsa::use_hint<P::GAMMA2>(mldsa::caddq(S.w[i][8 * lane + e]), (hbits >> e) & 1);
     mldsa::pack_simple8(w1i + i * 32 * P::W1_BITS + lane * P::W1_BITS, v, P::W1_BITS);
     __syncwarp();  // S.t and S.hint are rewritten for the next row
   }
@@ -226,8 +225,8 @@ void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
       x + sc.core_ok());
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.trace->mark("core");
-  verify_finish_kernel<P><<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(),
-                                                           s.dev_out.data());
+  verify_finish_kernel<P>
+      <<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(), s.dev_out.data());
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.trace->mark("finish");
 }

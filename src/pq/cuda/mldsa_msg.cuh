@@ -5,7 +5,7 @@
 #include <cstring>
 #include <span>
 
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 
 namespace zkgpu::cuda::mldsa_msg {
 

@@ -3,7 +3,7 @@
 // shared-memory round trip per layer, as mldsa_warp::ntt does). Forward: in ROWS (lane + 32 t),
 // out RUNS (8 lane + t); inverse: in RUNS, out ROWS. The buffer is free again on return.
 #pragma once
-#include "core/mldsa/ntt_lanes.hpp"
+#include "zkgpu/core/mldsa/ntt_lanes.hpp"
 
 namespace zkgpu::cuda::mldsa_regs {
 

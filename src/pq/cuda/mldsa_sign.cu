@@ -19,7 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/mldsa/dsa.hpp"
+#include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_regs.cuh"
 #include "pq/cuda/mldsa_warp.cuh"  // with_level, rej_ntt_poly
@@ -48,12 +48,12 @@ struct SignArgs {
   const uint8_t* sk;               // SK_BYTES per item
   const mldsa_msg::MsgMeta* meta;  // where each item's context and message lie in blob
   const uint8_t* blob;
-  const uint8_t* rnd;              // 32 (zeros: deterministic signing)
-  uint8_t* sig;                    // SIG_BYTES
-  uint8_t* ok;                     // 1 = signed, 0 = malformed key or kappa limit reached
-  uint8_t* slots;                  // WarpSlot<P>::BYTES per resident warp
-  uint32_t* next_item;             // the work counter
-  unsigned long long* prof;        // with ZKGPU_PQ_TRACE: PROF_SLOTS counters (else null)
+  const uint8_t* rnd;        // 32 (zeros: deterministic signing)
+  uint8_t* sig;              // SIG_BYTES
+  uint8_t* ok;               // 1 = signed, 0 = malformed key or kappa limit reached
+  uint8_t* slots;            // WarpSlot<P>::BYTES per resident warp
+  uint32_t* next_item;       // the work counter
+  unsigned long long* prof;  // with ZKGPU_PQ_TRACE: PROF_SLOTS counters (else null)
 };
 
 // The phase profile of ZKGPU_PQ_TRACE: SM cycles spent by warps in each phase, summed over the
@@ -66,7 +66,7 @@ constexpr const char* PHASE_NAMES[PHASES] = {"key+mu", "expandA", "masks", "w=Ay
 template <class P>
 struct WarpSlot {
   static constexpr int KL = P::K * P::L;
-  static constexpr int S = 32 / P::L;           // attempts whose masks are sampled together
+  static constexpr int S = 32 / P::L;                              // attempts whose masks are sampled together
   static constexpr size_t MASK_BYTES = 32 * (P::GAMMA1_BITS + 1);  // one ExpandMask stream
   static constexpr size_t A = 0;
   static constexpr size_t S1 = A + size_t(4) * N * KL;  // A[i][j][k] stored at (i N + k) L + j
@@ -90,7 +90,7 @@ struct alignas(16) SignSmem {
   alignas(8) uint8_t rhopp[64];
   alignas(8) uint8_t ctilde[64];
   alignas(8) uint8_t buf[keccak::SHAKE256_RATE];  // SampleInBall's XOF block
-  uint32_t hmask[P::K][8];  // hint bits, 32 coefficients per word
+  uint32_t hmask[P::K][8];                        // hint bits, 32 coefficients per word
   int32_t zetas[N];  // the NTT twiddle table (mldsa::zeta), read here rather than from global memory (1.13x)
   unsigned long long prof[PROF_SLOTS];  // this warp's phase profile (lane 0)
 };
@@ -263,8 +263,8 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
 
   // c~ = H(mu || w1Encode(w1)), c = SampleInBall(c~).
   constexpr size_t W1P = size_t(P::K) * 32 * P::W1_BITS;
-  const uint64_t h = kk.shake(64 + W1P, keccak::SHAKE256_RATE,
-                              [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
+  const uint64_t h =
+      kk.shake(64 + W1P, keccak::SHAKE256_RATE, [&](size_t p) { return p < 64 ? sm.mu[p] : sm.w1p[p - 64]; });
   kk.store(h, sm.ctilde, P::CTILDE_BYTES);
   __syncwarp();
   clk.mark(sm.prof, CHALLENGE, lane);
@@ -281,9 +281,7 @@ __device__ bool attempt(const WarpKeccak& kk, SignSmem<P>& sm, uint8_t* slot, in
   // NTT serves them all (the kernel is ~130 KB of code) and the next operand's load is issued
   // before the current transform (H200, ML-DSA-65: 1.12x over three loops).
   constexpr int PRODUCTS = P::L + 2 * P::K;
-  auto operand = [&](int q) {
-    return q < P::L ? s1h + q * N : ((q - P::L) & 1 ? t0h : s2h) + ((q - P::L) >> 1) * N;
-  };
+  auto operand = [&](int q) { return q < P::L ? s1h + q * N : ((q - P::L) & 1 ? t0h : s2h) + ((q - P::L) >> 1) * N; };
   int32_t next[8], r0[8];
   mldsa_regs::load_runs(next, operand(0), lane);
 #pragma unroll 1
@@ -382,8 +380,9 @@ __device__ void sign_item(const SignArgs& g, size_t item, SignSmem<P>& sm, uint8
   {  // rho'' = H(K || rnd || mu)
     const uint8_t* key = sk + SK::KEY;
     const uint8_t* rnd = g.rnd + item * 32;
-    const uint64_t h = kk.shake(128, keccak::SHAKE256_RATE,
-                                [&](size_t p) { return p < 32 ? key[p] : p < 64 ? rnd[p - 32] : sm.mu[p - 64]; });
+    const uint64_t h = kk.shake(128, keccak::SHAKE256_RATE, [&](size_t p) {
+      return p < 32 ? key[p] : p < 64 ? rnd[p - 32] : sm.mu[p - 64];
+    });
     kk.store(h, sm.rhopp, 64);
   }
   clk.mark(sm.prof, KEY_MU, lane);

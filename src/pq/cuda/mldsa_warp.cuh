@@ -5,8 +5,8 @@
 // are the CPU's bit for bit; only the order of the independent steps differs.
 #pragma once
 #include "pq/cuda/pq_warp.cuh"
-#include "core/keccak/keccak.hpp"
-#include "core/mldsa/params.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
+#include "zkgpu/core/mldsa/params.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::cuda::mldsa_warp {
@@ -19,9 +19,8 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 __device__ __forceinline__ void ntt(int32_t* a, int lane) {
 #pragma unroll
   for (int len = 128; len > 0; len >>= 1) {
-    warp_ntt_layer(a, len, lane, [&](int32_t& x, int32_t& y, int g) {
-      mldsa::ntt_butterfly(x, y, mldsa::ntt_zeta(len, g));
-    });
+    warp_ntt_layer(a, len, lane,
+                   [&](int32_t& x, int32_t& y, int g) { mldsa::ntt_butterfly(x, y, mldsa::ntt_zeta(len, g)); });
   }
 }
 
@@ -29,9 +28,8 @@ __device__ __forceinline__ void ntt(int32_t* a, int lane) {
 __device__ __forceinline__ void invntt_tomont(int32_t* a, int lane) {
 #pragma unroll
   for (int len = 1; len < N; len <<= 1) {
-    warp_ntt_layer(a, len, lane, [&](int32_t& x, int32_t& y, int g) {
-      mldsa::invntt_butterfly(x, y, mldsa::invntt_zeta(len, g));
-    });
+    warp_ntt_layer(a, len, lane,
+                   [&](int32_t& x, int32_t& y, int g) { mldsa::invntt_butterfly(x, y, mldsa::invntt_zeta(len, g)); });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mldsa::invntt_scale(a[lane + 32 * t]);

@@ -1,9 +1,9 @@
-// The hashes of ML-KEM key generation, encapsulation and decapsulation for one thread with the Keccak state in registers
-// (keccak_regs.cuh): H(ek), G(d || k), G(m || h), PRF(r, q) and J(z || c), on whole 64-bit lanes. Host-callable, so the
-// CPU test (tests/keccak/keccak_regs_test.cpp) checks them against the core Sponge functions the
+// The hashes of ML-KEM key generation, encapsulation and decapsulation for one thread with the Keccak state in
+// registers (keccak_regs.cuh): H(ek), G(d || k), G(m || h), PRF(r, q) and J(z || c), on whole 64-bit lanes.
+// Host-callable, so the CPU test (tests/keccak/keccak_regs_test.cpp) checks them against the core Sponge functions the
 // CPU backend uses.
 #pragma once
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cuda/keccak_regs.cuh"
 
 namespace zkgpu::cuda::mlkem_hash {

@@ -1,8 +1,8 @@
-// ML-KEM batch kernels over src/core/mlkem, byte-identical to the CPU backend. Key generation,
+// ML-KEM batch kernels over include/zkgpu/core/mlkem, byte-identical to the CPU backend. Key generation,
 // encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh) between
 // thread-per-item kernels for the sequential hashes; key generation and encapsulation run their
 // SHAKE streams one per thread in xof_kernel first.
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
 #include "pq/cuda/pq_pipeline.cuh"
@@ -53,8 +53,9 @@ __global__ void __launch_bounds__(XOF_THREADS)
     if (t < total) {
       const size_t item = t / (K * K);
       const int e = int(t % (K * K)), i = e / K, j = e % K;
-      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW), job.rho + job.rho_stride * item,
-                                  uint8_t(job.transpose ? j : i), uint8_t(job.transpose ? i : j));
+      mlkem_warp::sample_ntt_lane(reinterpret_cast<int16_t*>(stage + threadIdx.x * ROW),
+                                  job.rho + job.rho_stride * item, uint8_t(job.transpose ? j : i),
+                                  uint8_t(job.transpose ? i : j));
     }
     __syncthreads();
     uint32_t* dst = reinterpret_cast<uint32_t*>(out.a) + first * WORDS;
@@ -66,8 +67,8 @@ __global__ void __launch_bounds__(XOF_THREADS)
   if (t >= n * size_t(job.streams)) return;
   const size_t item = t / size_t(job.streams);
   const int q = int(t % size_t(job.streams));
-  mlkem_hash::prf(reinterpret_cast<uint64_t*>(out.prf + S::PRF_STRIDE * t),
-                  job.seed + job.seed_stride * item, uint8_t(q), q < job.eta1_streams ? P::eta1 : P::eta2);
+  mlkem_hash::prf(reinterpret_cast<uint64_t*>(out.prf + S::PRF_STRIDE * t), job.seed + job.seed_stride * item,
+                  uint8_t(q), q < job.eta1_streams ? P::eta1 : P::eta2);
 }
 
 // Where xof_kernel's output for a chunk of cnt items lies in a scratch buffer: A-hat, then the PRF
@@ -78,7 +79,8 @@ struct XofScratch {
   int streams;
   size_t prf_off, bytes;
   XofScratch(size_t cnt, int prf_streams)
-      : streams(prf_streams), prf_off(align64(cnt * K * K * 512)),
+      : streams(prf_streams),
+        prf_off(align64(cnt * K * K * 512)),
         bytes(prf_off + cnt * size_t(prf_streams) * mlkem_warp::Sampled<K>::PRF_STRIDE) {}
   mlkem_warp::Sampled<K> sampled(uint8_t* base) const {
     return {reinterpret_cast<int16_t*>(base), base + prf_off, streams};
@@ -200,9 +202,9 @@ __global__ void __launch_bounds__(32 * PKE_WARPS)
   const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5);
   const size_t item = size_t(blockIdx.x) * PKE_WARPS + warp;
   if (item >= n) return;  // whole warps only
-  const uint32_t d = mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item,
-                                                        dk + item * P::dk_bytes + P::pke_sk_bytes, mh + item * 64,
-                                                        nullptr, c + item * P::c_bytes, lane);
+  const uint32_t d =
+      mlkem_warp::pke_encrypt_sampled<K>(shared[warp], sampled, item, dk + item * P::dk_bytes + P::pke_sk_bytes,
+                                         mh + item * 64, nullptr, c + item * P::c_bytes, lane);
   if (lane == 0) differ[item] = uint8_t(d);
 }
 
@@ -246,8 +248,8 @@ void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, con
   run_xof<K>(st, n, XofJob{dk + P::pke_sk_bytes + 384 * K, P::dk_bytes, kr + 32, 64, false, 2 * K + 1, K},
              x.sampled(xof));
   trace.mark("xof");
-  decaps_reencrypt_warp_kernel<K><<<unsigned((n + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(
-      n, dk, c, mh, x.sampled(xof), differ);
+  decaps_reencrypt_warp_kernel<K>
+      <<<unsigned((n + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(n, dk, c, mh, x.sampled(xof), differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
   trace.mark("reencrypt");
   decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, key, ok);
@@ -270,7 +272,6 @@ void with_rank(int k, F&& f) {
   throw_invalid("ML-KEM rank must be 2, 3 or 4");
 }
 }  // namespace
-
 
 void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk) {
   if (n == 0) return;
@@ -323,8 +324,7 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
     // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
     auto plan = [&](size_t first) {
       const size_t end = std::min(n, first + chunk), cnt = end - first;
-      return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32,
-                       align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
+      return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32, align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
                        seeds_bytes(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
@@ -384,8 +384,8 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = x + seeds_bytes(cnt);
       uint8_t* differ = kr + seeds_bytes(cnt);
-      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt), o,
-                     o + align64(cnt * 32));
+      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
+                     o, o + align64(cnt * 32));
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t cnt = p.end - first;

@@ -8,7 +8,7 @@
 // centred representative (see mlkem::basemul_pair).
 #pragma once
 #include "pq/cuda/pq_warp.cuh"
-#include "core/mlkem/kem.hpp"
+#include "zkgpu/core/mlkem/kem.hpp"
 
 namespace zkgpu::cuda::mlkem_warp {
 
@@ -19,9 +19,8 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 __device__ __forceinline__ void ntt(int16_t* a, int lane) {
 #pragma unroll
   for (int len = 128; len >= 2; len >>= 1) {
-    warp_ntt_layer(a, len, lane, [&](int16_t& x, int16_t& y, int g) {
-      mlkem::ntt_butterfly(x, y, mlkem::ntt_zeta(len, g));
-    });
+    warp_ntt_layer(a, len, lane,
+                   [&](int16_t& x, int16_t& y, int g) { mlkem::ntt_butterfly(x, y, mlkem::ntt_zeta(len, g)); });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mlkem::barrett_reduce(a[lane + 32 * t]);
@@ -31,9 +30,8 @@ __device__ __forceinline__ void ntt(int16_t* a, int lane) {
 __device__ __forceinline__ void invntt_tomont(int16_t* a, int lane) {
 #pragma unroll
   for (int len = 2; len <= 128; len <<= 1) {
-    warp_ntt_layer(a, len, lane, [&](int16_t& x, int16_t& y, int g) {
-      mlkem::invntt_butterfly(x, y, mlkem::invntt_zeta(len, g));
-    });
+    warp_ntt_layer(a, len, lane,
+                   [&](int16_t& x, int16_t& y, int g) { mlkem::invntt_butterfly(x, y, mlkem::invntt_zeta(len, g)); });
   }
 #pragma unroll
   for (int t = 0; t < 8; ++t) a[lane + 32 * t] = mlkem::invntt_scale(a[lane + 32 * t]);
@@ -175,7 +173,7 @@ __device__ uint32_t encrypt_uv(const Poly* y, Poly& w, ALane&& a_lane, NoiseLane
 template <int K>
 struct Sampled {
   static constexpr size_t PRF_STRIDE = 64 * mlkem::Params<K>::eta1;  // eta1 >= eta2
-  int16_t* a;  // written by xof_kernel, read by the warp kernels
+  int16_t* a;                                                        // written by xof_kernel, read by the warp kernels
   uint8_t* prf;
   int streams;
   __device__ const int16_t* entry(size_t t, int e) const { return a + size_t(mlkem::N) * (size_t(K * K) * t + e); }
@@ -230,8 +228,7 @@ __device__ uint32_t pke_encrypt_sampled(EncryptPolys<K>& S, Sampled<K> in, size_
   using P = mlkem::Params<K>;
   noise_ntt<K>(S.y, in, t, 0, lane);
   return encrypt_uv<K>(
-      S.y, S.w,
-      [&](int i, int j, int16_t v[8]) { load_lane(v, in.entry(t, i * K + j), lane); },
+      S.y, S.w, [&](int i, int j, int16_t v[8]) { load_lane(v, in.entry(t, i * K + j), lane); },
       [&](int q, int16_t v[8]) { cbd_lane(v, in.noise(t, q), P::eta2, lane); }, ek, m, c, c_ref, lane);
 }
 

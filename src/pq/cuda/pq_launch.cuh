@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "cuda/runtime.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "runtime/env.hpp"
 
 namespace zkgpu::cuda::pq_launch {
@@ -46,8 +46,7 @@ inline bool trace_enabled() {
 class Trace {
  public:
   Trace(const char* what, size_t n, cudaStream_t stream = nullptr)
-      : on_(trace_enabled()), what_(what), n_(n), stream_(stream),
-        t0_(std::chrono::steady_clock::now()) {
+      : on_(trace_enabled()), what_(what), n_(n), stream_(stream), t0_(std::chrono::steady_clock::now()) {
     mark("start");
   }
   Trace(const Trace&) = delete;

@@ -108,7 +108,7 @@ class Pipeline {
     }
   }
 
- // Frees the slots' buffers (the streams stay); the next run allocates them again.
+  // Frees the slots' buffers (the streams stay); the next run allocates them again.
   void release() {
     std::lock_guard lock(mutex_);
     for (Slot& s : slots_) {

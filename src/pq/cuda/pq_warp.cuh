@@ -1,7 +1,7 @@
 // Shared by the ML-KEM and ML-DSA warp drivers: one NTT layer over a 256-coefficient polynomial in
 // shared memory, 128 butterflies spread over the 32 lanes of a warp (4 each).
 #pragma once
-#include "core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
 
 namespace zkgpu::cuda {
 
@@ -24,7 +24,8 @@ __device__ __forceinline__ void warp_ntt_layer(T* a, int len, int lane, Butterfl
 // 168-byte output block is handed to take(v) as 56 little-endian 3-byte values, read straight from
 // the state lanes, until done() holds. The XOF of RejNTTPoly (ML-DSA) and SampleNTT (ML-KEM).
 template <class Take, class Done>
-__device__ __forceinline__ void shake128_triples(const uint8_t* seed, uint8_t b0, uint8_t b1, Take&& take, Done&& done) {
+__device__ __forceinline__ void shake128_triples(const uint8_t* seed, uint8_t b0, uint8_t b1, Take&& take,
+                                                 Done&& done) {
   uint64_t st[25];
 #pragma unroll
   for (int i = 0; i < 25; ++i) st[i] = 0;

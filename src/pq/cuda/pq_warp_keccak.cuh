@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/keccak/keccak.hpp"
-#include "core/keccak/keccak_lanes.hpp"
+#include "zkgpu/core/keccak/keccak.hpp"
+#include "zkgpu/core/keccak/keccak_lanes.hpp"
 #include "pq/cuda/keccak_regs.cuh"
 
 namespace zkgpu::cuda {

@@ -11,9 +11,10 @@
 #include <thread>
 #include <vector>
 
-#include "cuda/hash/hash.cuh"
-#include "cuda/ntt/ntt.cuh"
-#include "cuda/runtime.cuh"
+#include "merkle/cuda/merkle.cuh"
+#include "pow/cuda/pow.cuh"
+#include "ntt/cuda/ntt.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "runtime/device_caches.hpp"
 #include "runtime/env.hpp"
 #include "whir/cuda/backend.hpp"
@@ -168,8 +169,8 @@ int profile_level() {
 bool profiling_enabled() { return profile_level() > 0; }
 
 enum Stage { Upload, Transpose, Lde, Merkle, Sumcheck, Weights, Evaluate, Open, Download, Pow, N_STAGES };
-constexpr const char* STAGE_NAMES[N_STAGES] = {"upload",   "transpose", "lde",  "merkle",  "sumcheck",
-                                               "weights",  "ood-eval",  "open", "download", "gpu-pow"};
+constexpr const char* STAGE_NAMES[N_STAGES] = {"upload",  "transpose", "lde",  "merkle",   "sumcheck",
+                                               "weights", "ood-eval",  "open", "download", "gpu-pow"};
 
 using Clock = std::chrono::steady_clock;
 
@@ -191,7 +192,8 @@ class CudaBackend final : public ProverBackend {
     size_t missing = SMALL_MARGIN_BYTES;
     missing += shortfall(ws_.tbase, plan.tbase) + shortfall(ws_.tef, plan.tef) + shortfall(ws_.w, plan.w) +
                shortfall(ws_.coef, plan.coef) + shortfall(ws_.scratch, plan.scratch);
-    for (int i = 0; i < 2; ++i) missing += shortfall(ws_.code[i], plan.code[i]) + shortfall(ws_.nodes[i], plan.nodes[i]);
+    for (int i = 0; i < 2; ++i)
+      missing += shortfall(ws_.code[i], plan.code[i]) + shortfall(ws_.nodes[i], plan.nodes[i]);
     char what[160];
     std::snprintf(what, sizeof what, "the GPU WHIR prover for 2^%u variables (%.2f GiB in all)", n_,
                   double(plan.bytes() + SMALL_MARGIN_BYTES) / 1073741824.0);
@@ -214,7 +216,8 @@ class CudaBackend final : public ProverBackend {
     if (ws_.poison) {
       poison(ws_.tbase, s_), poison(ws_.tef, s_), poison(ws_.w, s_), poison(ws_.coef, s_), poison(ws_.scratch, s_);
       poison(ws_.code[0], s_), poison(ws_.code[1], s_), poison(ws_.nodes[0], s_), poison(ws_.nodes[1], s_);
-      poison(ws_.partials, s_), poison(ws_.eval_partials, s_), poison(ws_.sums, s_), poison(ws_.aux, s_), poison(ws_.zs, s_);
+      poison(ws_.partials, s_), poison(ws_.eval_partials, s_), poison(ws_.sums, s_), poison(ws_.aux, s_),
+          poison(ws_.zs, s_);
       poison(ws_.opened, s_), poison(ws_.indices, s_);
     }
     {
@@ -254,8 +257,10 @@ class CudaBackend final : public ProverBackend {
     const size_t rows = size_t(1) << log_height;
     {
       StageTimer t(*this, Transpose);
-      if (ext_) transpose_device(ws_.tef.data(), reinterpret_cast<EF*>(ws_.coef.data()), rows_in, cols, s_);
-      else transpose_device(ws_.tbase.data(), ws_.coef.data(), rows_in, cols, s_);
+      if (ext_)
+        transpose_device(ws_.tef.data(), reinterpret_cast<EF*>(ws_.coef.data()), rows_in, cols, s_);
+      else
+        transpose_device(ws_.tbase.data(), ws_.coef.data(), rows_in, cols, s_);
     }
     {
       StageTimer t(*this, Lde);
@@ -467,7 +472,7 @@ class CudaBackend final : public ProverBackend {
   bool profile_ = false;
   cudaStream_t s_ = nullptr;
   unsigned n_ = 0, m_ = 0;
-  bool ext_ = false;         // x_0 has been bound: T lives in ws_.tef
+  bool ext_ = false;           // x_0 has been bound: T lives in ws_.tef
   unsigned cached_pairs_ = 0;  // partials of the current round's (h(0), h(2)) left by the last bind
   TreeInfo trees_[2];
   size_t n_commits_ = 0;

@@ -9,8 +9,8 @@
 #include <memory>
 #include <span>
 
-#include "core/field/babybear.hpp"
-#include "core/poseidon2/poseidon2.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/poseidon2/poseidon2.hpp"
 #include "whir/prover_backend.hpp"
 
 namespace zkgpu::whir::cuda {

@@ -1,7 +1,7 @@
-// Kernels of the GPU WHIR prover: thin drivers over the src/core field arithmetic (see kernels.cuh).
+// Kernels of the GPU WHIR prover: thin drivers over the include/zkgpu/core field arithmetic (see kernels.cuh).
 #include <string>
 
-#include "cuda/runtime.cuh"
+#include "runtime/cuda/runtime.cuh"
 #include "whir/cuda/kernels.cuh"
 
 namespace zkgpu::whir::cuda {
@@ -105,13 +105,13 @@ void transpose_impl(const E* in, E* out, size_t rows, size_t cols, cudaStream_t 
     const unsigned log_cols = static_cast<unsigned>(__builtin_ctzll(cols));
     const size_t total = rows * cols;
     const size_t blocks = (total + THREADS - 1) / THREADS;
-    transpose_narrow_kernel<E><<<static_cast<unsigned>(blocks < 65536 ? blocks : 65536), THREADS, 0, s>>>(
-        in, out, rows, log_cols, total);
+    transpose_narrow_kernel<E>
+        <<<static_cast<unsigned>(blocks < 65536 ? blocks : 65536), THREADS, 0, s>>>(in, out, rows, log_cols, total);
   } else {
     const size_t gx = (rows + 31) / 32, gy = (cols + 31) / 32;
     if (gx > 0x7fffffffull || gy > 65535) throw_invalid("WHIR transpose: matrix too large for one launch");
-    transpose_tiled_kernel<E><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), dim3(32, 8), 0, s>>>(
-        in, out, rows, cols);
+    transpose_tiled_kernel<E>
+        <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), dim3(32, 8), 0, s>>>(in, out, rows, cols);
   }
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
@@ -119,8 +119,8 @@ void transpose_impl(const E* in, E* out, size_t rows, size_t cols, cudaStream_t 
 // ---- sumcheck ----
 
 template <class T>
-__global__ void __launch_bounds__(THREADS) sumcheck_kernel(const T* __restrict__ t, const EF* __restrict__ w,
-                                                           size_t h, EF* __restrict__ partials) {
+__global__ void __launch_bounds__(THREADS)
+    sumcheck_kernel(const T* __restrict__ t, const EF* __restrict__ w, size_t h, EF* __restrict__ partials) {
   EF a0 = EF::zero(), a2 = EF::zero();
   for (size_t i = blockIdx.x * size_t(THREADS) + threadIdx.x; i < h; i += size_t(gridDim.x) * THREADS) {
     const T tl = ld(t, i), th = ld(t, i + h);
@@ -146,8 +146,8 @@ unsigned sumcheck_impl(const T* t, const EF* w, size_t len, EF* partials, cudaSt
 // positions i, i+q of both tables, so binding in place is race-free; it also accumulates the next
 // round's coefficients from the two outputs it produced (a lo/hi pair of the next round).
 template <class T>
-__global__ void __launch_bounds__(THREADS) bind_kernel(const T* t_in, EF* t_out, EF* w, size_t h, EF r,
-                                                       EF* __restrict__ partials) {
+__global__ void __launch_bounds__(THREADS)
+    bind_kernel(const T* t_in, EF* t_out, EF* w, size_t h, EF r, EF* __restrict__ partials) {
   if (h == 1) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
       const EF t0 = bind1(ld(t_in, 0), ld(t_in, 1), r);
@@ -184,8 +184,8 @@ unsigned bind_impl(const T* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF*
   return h >= 2 ? grid : 0;
 }
 
-__global__ void __launch_bounds__(THREADS) reduce_kernel(const EF* __restrict__ partials, unsigned n,
-                                                         EF* __restrict__ out) {
+__global__ void __launch_bounds__(THREADS)
+    reduce_kernel(const EF* __restrict__ partials, unsigned n, EF* __restrict__ out) {
   EF a = EF::zero(), b = EF::zero();
   for (unsigned i = threadIdx.x; i < n; i += THREADS) {
     a += ld(partials, 2 * size_t(i));
@@ -197,9 +197,9 @@ __global__ void __launch_bounds__(THREADS) reduce_kernel(const EF* __restrict__ 
 // ---- multilinear evaluation ----
 
 template <class T>
-__global__ void __launch_bounds__(THREADS) eq_dot_kernel(const T* __restrict__ t, size_t len,
-                                                         const EF* __restrict__ hi, const EF* __restrict__ lo,
-                                                         unsigned lo_bits, EF* __restrict__ partials) {
+__global__ void __launch_bounds__(THREADS)
+    eq_dot_kernel(const T* __restrict__ t, size_t len, const EF* __restrict__ hi, const EF* __restrict__ lo,
+                  unsigned lo_bits, EF* __restrict__ partials) {
   const size_t mask = (size_t(1) << lo_bits) - 1;
   EF a = EF::zero();
   for (size_t j = blockIdx.x * size_t(THREADS) + threadIdx.x; j < len; j += size_t(gridDim.x) * THREADS)
@@ -212,9 +212,9 @@ __global__ void __launch_bounds__(THREADS) eq_dot_kernel(const T* __restrict__ t
 // extension product per entry, and the hi factor is applied once per row and thread. Field sums are
 // exact, so the result equals eq_dot_kernel's. Needs L = 2^lo_bits >= THREADS.
 template <class T>
-__global__ void __launch_bounds__(THREADS) eq_dot_rows_kernel(const T* __restrict__ t, size_t hi_len,
-                                                              const EF* __restrict__ hi, const EF* __restrict__ lo,
-                                                              unsigned lo_bits, EF* __restrict__ partials) {
+__global__ void __launch_bounds__(THREADS)
+    eq_dot_rows_kernel(const T* __restrict__ t, size_t hi_len, const EF* __restrict__ hi, const EF* __restrict__ lo,
+                       unsigned lo_bits, EF* __restrict__ partials) {
   const size_t lo_len = size_t(1) << lo_bits;
   EF a = EF::zero();
   for (size_t h = blockIdx.x; h < hi_len; h += gridDim.x) {
@@ -324,8 +324,7 @@ unsigned sumcheck_partials_device(const EF* t, const EF* w, size_t len, EF* d_pa
   return sumcheck_impl(t, w, len, d_partials, s);
 }
 
-unsigned bind_device(const BabyBear* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials,
-                     cudaStream_t s) {
+unsigned bind_device(const BabyBear* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials, cudaStream_t s) {
   return bind_impl(t_in, t_out, w, len, r, d_partials, s);
 }
 unsigned bind_device(const EF* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials, cudaStream_t s) {
@@ -342,8 +341,8 @@ unsigned eq_dot_partials_device(const BabyBear* t, size_t len, const EF* hi, con
                                 EF* d_partials, cudaStream_t s) {
   return eq_dot_impl(t, len, hi, lo, lo_bits, d_partials, s);
 }
-unsigned eq_dot_partials_device(const EF* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits,
-                                EF* d_partials, cudaStream_t s) {
+unsigned eq_dot_partials_device(const EF* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits, EF* d_partials,
+                                cudaStream_t s) {
   return eq_dot_impl(t, len, hi, lo, lo_bits, d_partials, s);
 }
 
@@ -361,8 +360,7 @@ void open_rows_device(const BabyBear* d_matrix, size_t rows, size_t cols, const 
   if (rows == 0 || (rows & (rows - 1)) != 0) throw_invalid("WHIR open: rows must be a power of two");
   if (n > 0x7fffffffull) throw_invalid("WHIR open: too many indices");
   const unsigned log_rows = static_cast<unsigned>(__builtin_ctzll(rows));
-  open_rows_kernel<<<static_cast<unsigned>(n), 128, 0, s>>>(d_matrix, rows, cols, d_nodes, log_rows, d_indices,
-                                                            d_out);
+  open_rows_kernel<<<static_cast<unsigned>(n), 128, 0, s>>>(d_matrix, rows, cols, d_nodes, log_rows, d_indices, d_out);
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 

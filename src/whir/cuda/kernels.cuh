@@ -1,7 +1,7 @@
 // Device-pointer kernels of the GPU WHIR prover (the table operations of whir/prover_backend.hpp).
 // Every function enqueues on `s`, never synchronises, and throws zkgpu::Error on a launch failure.
 // Tables are laid out as on the host: BabyBear words, BabyBear4 as four consecutive words c0..c3;
-// x_0 is the MSB of a table index. Arithmetic is the src/core field code, so every value is the
+// x_0 is the MSB of a table index. Arithmetic is the include/zkgpu/core field code, so every value is the
 // exact field element the CPU backend computes (field sums do not depend on the reduction order).
 #pragma once
 #include <cuda_runtime.h>
@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/field/babybear.hpp"
-#include "core/field/babybear_ext4.hpp"
-#include "core/hash/sponge.hpp"
+#include "zkgpu/core/field/babybear.hpp"
+#include "zkgpu/core/field/babybear_ext4.hpp"
+#include "zkgpu/core/hash/sponge.hpp"
 
 namespace zkgpu::whir::cuda {
 
@@ -34,8 +34,7 @@ unsigned sumcheck_partials_device(const EF* t, const EF* w, size_t len, EF* d_pa
 // Binds x_0 of T (len entries, t_in) into t_out (len/2 EF) and of W in place; t_out may equal t_in
 // (EF). When len/2 >= 2 it also writes the next round's (h(0), h(2)) partial sums and returns how
 // many pairs; else returns 0.
-unsigned bind_device(const BabyBear* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials,
-                     cudaStream_t s);
+unsigned bind_device(const BabyBear* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials, cudaStream_t s);
 unsigned bind_device(const EF* t_in, EF* t_out, EF* w, size_t len, const EF& r, EF* d_partials, cudaStream_t s);
 
 // d_out[0..2) = the sums of the first n_pairs pairs of d_partials (n_pairs <= REDUCE_BLOCKS).
@@ -45,8 +44,8 @@ void reduce_partials_device(const EF* d_partials, unsigned n_pairs, EF* d_out, c
 // the multilinear evaluation when hi, lo are the eq tables of the point's high and low halves.
 unsigned eq_dot_partials_device(const BabyBear* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits,
                                 EF* d_partials, cudaStream_t s);
-unsigned eq_dot_partials_device(const EF* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits,
-                                EF* d_partials, cudaStream_t s);
+unsigned eq_dot_partials_device(const EF* t, size_t len, const EF* hi, const EF* lo, unsigned lo_bits, EF* d_partials,
+                                cudaStream_t s);
 
 // W[j] += sum_p hi[p][j >> lo_bits] * lo[p][j & mask] + sum_l scale[l] * z[l]^j for j < len.
 // hi: n_eq tables of len >> lo_bits entries (the scale folded in), lo: n_eq tables of 2^lo_bits.

@@ -1,0 +1,20 @@
+// Every public header of zkgpu (docs/api-conventions.md). Each is also self-contained, for users
+// who want only one capability.
+#pragma once
+#include "zkgpu/backend.hpp"
+#include "zkgpu/bls12_377.hpp"
+#include "zkgpu/challenger.hpp"
+#include "zkgpu/ed25519.hpp"
+#include "zkgpu/field.hpp"
+#include "zkgpu/merkle.hpp"
+#include "zkgpu/mldsa.hpp"
+#include "zkgpu/mlkem.hpp"
+#include "zkgpu/msm.hpp"
+#include "zkgpu/ntt.hpp"
+#include "zkgpu/poseidon2.hpp"
+#include "zkgpu/pow.hpp"
+#include "zkgpu/pq.hpp"
+#include "zkgpu/profile.hpp"
+#include "zkgpu/status.hpp"
+#include "zkgpu/version.hpp"
+#include "zkgpu/whir.hpp"

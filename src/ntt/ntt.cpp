@@ -1,0 +1,111 @@
+#include "zkgpu/ntt.hpp"
+
+#include <limits>
+#include <string>
+
+#include "ntt/cpu/ntt_cpu.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "ntt/cuda/api.hpp"
+#endif
+
+namespace zkgpu {
+namespace {
+
+static_assert(sizeof(BabyBear4) == 4 * sizeof(BabyBear), "an EF matrix must be a base matrix with 4x the columns");
+
+// Rows * cols elements, checked for overflow; throws with the offending shape.
+uint64_t check_shape(const char* op, size_t size, unsigned log_n, size_t cols, const char* unit) {
+  const std::string where = std::string(op) + ": ";
+  if (log_n > NTT_MAX_LOG_N)
+    throw_invalid(where + "log_n = " + std::to_string(log_n) +
+                  " exceeds BabyBear's two-adicity 27 (at most 2^27 rows)");
+  if (cols == 0) throw_invalid(where + "cols must be >= 1");
+  if (cols > (std::numeric_limits<size_t>::max() >> log_n))
+    throw_invalid(where + "2^" + std::to_string(log_n) + " rows x " + std::to_string(cols) + " cols overflows size_t");
+  const size_t want = cols << log_n;
+  if (size != want)
+    throw_invalid(where + "matrix has " + std::to_string(size) + " " + unit + ", expected 2^" + std::to_string(log_n) +
+                  " rows x " + std::to_string(cols) + " cols = " + std::to_string(want));
+  return want;
+}
+
+void check_shift(const char* op, BabyBear shift) {
+  if (shift.is_zero()) throw_invalid(std::string(op) + ": coset shift must be nonzero (Plonky3's default is 31)");
+}
+
+void check_blowup(const char* op, unsigned log_n, unsigned log_blowup, size_t cols) {
+  if (log_blowup > NTT_MAX_LOG_N || log_n + log_blowup > NTT_MAX_LOG_N)
+    throw_invalid(std::string(op) + ": log_n + log_blowup = " + std::to_string(log_n) + " + " +
+                  std::to_string(log_blowup) + " exceeds BabyBear's two-adicity 27");
+  if (cols > (std::numeric_limits<size_t>::max() >> (log_n + log_blowup)))
+    throw_invalid(std::string(op) + ": output of 2^" + std::to_string(log_n + log_blowup) + " rows x " +
+                  std::to_string(cols) + " cols overflows size_t");
+}
+
+void ntt_base(BabyBear* data, uint64_t elems, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
+              Backend backend) {
+  const bool inverse = dir == NttDirection::Inverse;
+  if (resolve_backend(backend, elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    cuda::ntt_host(data, log_n, cols, inverse, shift);
+    return;
+#endif
+  }
+  cpu::ntt_batch(data, log_n, cols, inverse, shift);
+}
+
+}  // namespace
+
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+  const uint64_t elems = check_shape("ntt", matrix.size(), log_n, cols, "elements");
+  check_shift("ntt", shift);
+  ntt_base(matrix.data(), elems, log_n, cols, dir, shift, backend);
+}
+
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+  check_shape("ntt (extension field)", matrix.size(), log_n, cols, "EF elements");
+  check_shift("ntt (extension field)", shift);
+  // Twiddles lie in F, so the EF transform is the base transform of each coordinate: the same
+  // memory read as a (2^log_n) x (4 cols) base matrix.
+  ntt_base(reinterpret_cast<BabyBear*>(matrix.data()), uint64_t(4 * cols) << log_n, log_n, 4 * cols, dir, shift,
+           backend);
+}
+
+std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                BabyBear shift, Backend backend) {
+  check_shape("coset_lde", evals.size(), log_n, cols, "elements");
+  check_blowup("coset_lde", log_n, log_blowup, cols);
+  check_shift("coset_lde", shift);
+  const size_t out_elems = cols << (log_n + log_blowup);
+  std::vector<BabyBear> out(out_elems);
+  if (resolve_backend(backend, out_elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    std::vector<BabyBear> coeffs(evals.begin(), evals.end());
+    cuda::ntt_host(coeffs.data(), log_n, cols, true, BabyBear::one());
+    cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
+    return out;
+#endif
+  }
+  cpu::coset_lde(evals.data(), log_n, cols, log_blowup, shift, out.data());
+  return out;
+}
+
+std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
+                                      unsigned log_blowup, BabyBear shift, Backend backend) {
+  check_shape("lde_from_coeffs", coeffs.size(), log_n, cols, "elements");
+  check_blowup("lde_from_coeffs", log_n, log_blowup, cols);
+  check_shift("lde_from_coeffs", shift);
+  const size_t out_elems = cols << (log_n + log_blowup);
+  std::vector<BabyBear> out(out_elems);
+  if (resolve_backend(backend, out_elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
+    return out;
+#endif
+  }
+  cpu::lde_from_coeffs(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
+  return out;
+}
+
+}  // namespace zkgpu

@@ -1,0 +1,10 @@
+// AVX2 instantiation of the packed-field test driver; called only when the CPU has AVX2.
+#include "field/cpu/packed_avx2.hpp"
+#include "field/packed_ops.hpp"
+
+namespace zkgpu::test {
+void packed_ops_avx2(const BabyBear* a, const BabyBear* b, const BabyBear* c, size_t n,
+                     BabyBear* const out[PACKED_OPS]) {
+  packed_ops<cpu::PackedAvx2>(a, b, c, n, out);
+}
+}  // namespace zkgpu::test

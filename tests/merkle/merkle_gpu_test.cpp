@@ -1,0 +1,240 @@
+// The CUDA Merkle tree build against the scalar core functions, byte for byte, on fresh random inputs.
+// Every test needs a GPU and skips without one.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "zkgpu/core/hash/sponge.hpp"
+#include "zkgpu/core/poseidon2/params.hpp"
+#include "support/test_support.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "merkle/cuda/api.hpp"
+#include "merkle/cuda/tuning.hpp"
+#include "poseidon2/cuda/api.hpp"
+#endif
+
+namespace zkgpu {
+namespace {
+
+using test::Rng;
+
+#if ZKGPU_HAVE_CUDA
+
+std::vector<Digest> cpu_merkle(const std::vector<BabyBear>& m, size_t rows, size_t cols, const Poseidon2Params<16>& p) {
+  std::vector<Digest> nodes(2 * rows - 1);
+  for (size_t i = 0; i < rows; ++i) nodes[i] = sponge_hash(m.data() + i * cols, cols, p);
+  size_t src = 0, dst = rows;
+  for (size_t n = rows / 2; n >= 1; n /= 2) {
+    for (size_t j = 0; j < n; ++j) nodes[dst + j] = compress(nodes[src + 2 * j], nodes[src + 2 * j + 1], p);
+    src = dst;
+    dst += n;
+  }
+  return nodes;
+}
+
+void check_gpu_merkle(size_t rows, size_t cols, Poseidon2Constants set, uint64_t salt) {
+  const auto p = poseidon2_params<16>(set);
+  Rng rng(salt);
+  std::vector<BabyBear> m = rng.fes(rows * cols);
+  std::vector<Digest> got(2 * rows - 1);
+  std::memset(got.data(), 0xff, got.size() * sizeof(Digest));  // POISON_WORD everywhere
+  cuda::merkle_build_host(m.data(), rows, cols, p, got.data());
+  const auto expect = cpu_merkle(m, rows, cols, p);
+  for (size_t i = 0; i < expect.size(); ++i)
+    ASSERT_EQ(std::memcmp(&got[i], &expect[i], sizeof(Digest)), 0)
+        << "rows " << rows << " cols " << cols << " node " << i;
+}
+
+TEST(MerkleGpu, AllNodesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  uint64_t salt = 400;
+  struct Case {
+    size_t rows, cols;
+  };
+  // Small mode: the wide trees at 2^12 and 2^13 rows (several launches before the tail either way).
+  const std::vector<Case> cases = test::sized<Case>({{1, 0},
+                                                     {1, 9},
+                                                     {2, 1},
+                                                     {2, 16},
+                                                     {4, 2},
+                                                     {4, 24},
+                                                     {256, 8},
+                                                     {256, 9},
+                                                     {256, 0},
+                                                     {1024, 16},
+                                                     {1024, 1},
+                                                     {1024, 24},
+                                                     {512, 4},
+                                                     {2048, 2},
+                                                     {1 << 16, 16},
+                                                     {1 << 16, 9},
+                                                     {1 << 16, 8},
+                                                     {1 << 20, 2}},
+                                                    {{1, 0},
+                                                     {1, 9},
+                                                     {2, 1},
+                                                     {2, 16},
+                                                     {4, 2},
+                                                     {4, 24},
+                                                     {256, 8},
+                                                     {256, 9},
+                                                     {256, 0},
+                                                     {1024, 16},
+                                                     {1024, 1},
+                                                     {1024, 24},
+                                                     {512, 4},
+                                                     {2048, 2},
+                                                     {1 << 12, 16},
+                                                     {1 << 12, 9},
+                                                     {1 << 12, 8},
+                                                     {1 << 13, 2}});
+  for (const auto& c : cases) check_gpu_merkle(c.rows, c.cols, Poseidon2Constants::Whir, ++salt);
+  check_gpu_merkle(1024, 16, Poseidon2Constants::Plonky3, ++salt);
+}
+
+TEST(MerkleGpu, LargeTreeMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  check_gpu_merkle(test::sized<size_t>(1 << 20, 1 << 14), 16, Poseidon2Constants::Whir, 450);
+}
+
+TEST(MerkleGpu, EveryKernelKind) {
+  ZKGPU_REQUIRE_GPU();
+  const int saved = cuda::poseidon2_kernel_kind(), saved_variant = cuda::merkle_variant();
+  // Kind 0 forces the generic permutation into every variant (fused, or layered); kind 2 changes
+  // the fused variant's form only.
+  for (int variant : {0, 1})
+    for (int kind : {0, 2}) {
+      cuda::set_merkle_variant(variant);
+      cuda::set_poseidon2_kernel_kind(kind);
+      check_gpu_merkle(4096, 16, Poseidon2Constants::Whir, 460 + kind + 10 * variant);
+      check_gpu_merkle(2048, 9, Poseidon2Constants::Whir, 470 + kind + 10 * variant);
+    }
+  cuda::set_poseidon2_kernel_kind(saved);
+  cuda::set_merkle_variant(saved_variant);
+}
+
+// Every Merkle variant, with the default subtree threshold and with threshold 1 (every launch
+// computes as many levels per thread as the variant allows, so small trees reach every subtree
+// height), on shapes that cover: one row, zero columns, short and vector-loaded chunks, trees that
+// end in the single-block tail directly, and trees with wide level launches before it (small mode:
+// the largest at 2^13 rows; at the default threshold every launch of these trees has height 0
+// either way, below 2^18 rows).
+TEST(MerkleGpu, EveryVariantMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const int saved_variant = cuda::merkle_variant();
+  const size_t saved_min = cuda::merkle_subtree_min_threads();
+  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  struct Case {
+    size_t rows, cols;
+  };
+  const std::vector<Case> cases = test::sized<Case>({{1, 0},
+                                                     {1, 9},
+                                                     {2, 16},
+                                                     {4, 3},
+                                                     {8, 4},
+                                                     {256, 8},
+                                                     {512, 9},
+                                                     {1024, 0},
+                                                     {4096, 16},
+                                                     {1 << 15, 12},
+                                                     {1 << 17, 16}},
+                                                    {{1, 0},
+                                                     {1, 9},
+                                                     {2, 16},
+                                                     {4, 3},
+                                                     {8, 4},
+                                                     {256, 8},
+                                                     {512, 9},
+                                                     {1024, 0},
+                                                     {4096, 16},
+                                                     {1 << 12, 12},
+                                                     {1 << 13, 16}});
+  uint64_t salt = 700;
+  for (const auto& c : cases) {
+    Rng rng(++salt);
+    const std::vector<BabyBear> m = rng.fes(c.rows * c.cols);
+    const auto expect = cpu_merkle(m, c.rows, c.cols, p);
+    std::vector<Digest> got(expect.size());
+    for (int v = 0; v < cuda::merkle_variant_count(); ++v)
+      for (size_t min_threads : {saved_min, size_t(1)}) {
+        cuda::set_merkle_variant(v);
+        cuda::set_merkle_subtree_min_threads(min_threads);
+        std::memset(got.data(), 0xff, got.size() * sizeof(Digest));
+        cuda::merkle_build_host(m.data(), c.rows, c.cols, p, got.data());
+        for (size_t i = 0; i < expect.size(); ++i)
+          ASSERT_EQ(std::memcmp(&got[i], &expect[i], sizeof(Digest)), 0)
+              << "variant " << v << " (" << cuda::merkle_variant_name(v) << ") min_threads " << min_threads << " rows "
+              << c.rows << " cols " << c.cols << " node " << i;
+      }
+  }
+  cuda::set_merkle_variant(saved_variant);
+  cuda::set_merkle_subtree_min_threads(saved_min);
+}
+
+// Host-side only (no GPU needed): the tuning setters validate their arguments.
+TEST(MerkleGpu, TuningRejectsInvalidValues) {
+  const int saved = cuda::merkle_variant();
+  EXPECT_GE(cuda::merkle_variant_count(), 2);
+  for (int v = 0; v < cuda::merkle_variant_count(); ++v) EXPECT_NE(std::string(cuda::merkle_variant_name(v)), "");
+  EXPECT_THROW(cuda::set_merkle_variant(-1), Error);
+  EXPECT_THROW(cuda::set_merkle_variant(cuda::merkle_variant_count()), Error);
+  EXPECT_THROW(cuda::merkle_variant_name(cuda::merkle_variant_count()), Error);
+  EXPECT_THROW(cuda::set_merkle_subtree_min_threads(0), Error);
+  EXPECT_EQ(cuda::merkle_variant(), saved);
+}
+
+TEST(MerkleGpu, MatchesDerivedVectors) {
+  ZKGPU_REQUIRE_GPU();
+  auto v = test::load_vectors("poseidon2/poseidon2_babybear_w16_smallrng_seed1_derived_vectors.json");
+  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  auto digest_of = [](const nlohmann::json& a) {
+    Digest d;
+    for (int i = 0; i < 8; ++i) d.e[i] = BabyBear::from_canonical(a[i].get<uint32_t>());
+    return d;
+  };
+  {
+    const auto& t = v["merkle_base_matrix_8x2"];
+    std::vector<BabyBear> m;
+    for (auto& row : t["rows"])
+      for (auto& x : row) m.push_back(BabyBear::from_canonical(x.get<uint32_t>()));
+    std::vector<Digest> nodes(15);
+    std::memset(nodes.data(), 0xff, nodes.size() * sizeof(Digest));
+    cuda::merkle_build_host(m.data(), 8, 2, p, nodes.data());
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(nodes[i], digest_of(t["leaf_digests"][i])) << i;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(nodes[8 + i], digest_of(t["level1"][i])) << i;
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(nodes[12 + i], digest_of(t["level2"][i])) << i;
+    EXPECT_EQ(nodes[14], digest_of(t["root"]));
+  }
+  {
+    const auto& t = v["merkle_extension_matrix_4x2"];
+    std::vector<BabyBear> m;
+    for (auto& row : t["rows_flattened"])
+      for (auto& x : row) m.push_back(BabyBear::from_canonical(x.get<uint32_t>()));
+    std::vector<Digest> nodes(7);
+    std::memset(nodes.data(), 0xff, nodes.size() * sizeof(Digest));
+    cuda::merkle_build_host(m.data(), 4, 8, p, nodes.data());
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(nodes[i], digest_of(t["leaf_digests"][i])) << i;
+    EXPECT_EQ(nodes[6], digest_of(t["root"]));
+  }
+}
+
+TEST(MerkleGpu, RejectsInvalidSizes) {
+  ZKGPU_REQUIRE_GPU();
+  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  std::vector<BabyBear> m(6 * 2);
+  std::vector<Digest> nodes(11);
+  for (size_t rows : {size_t(0), size_t(3), size_t(6)}) {
+    try {
+      cuda::merkle_build_host(m.data(), rows, 2, p, nodes.data());
+      ADD_FAILURE() << "rows " << rows << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    }
+  }
+}
+
+#endif  // ZKGPU_HAVE_CUDA
+
+}  // namespace
+}  // namespace zkgpu

@@ -1,0 +1,360 @@
+// BLS12-377 MSM and PADD on the GPU against the CPU backend on fresh random inputs, with the GPU
+// workspace poisoned (0xff bytes) before every MSM. Every test skips without a usable GPU.
+// ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20, 12 in small mode).
+// Small mode (ZKGPU_TEST_SMALL=1) keeps every window size, slice plan and reduction shape (they
+// depend on the window and the test hooks, not on n) on inputs of about 4000 points.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bls12_377/bls_test_support.hpp"
+#include "zkgpu/backend.hpp"
+#include "zkgpu/msm.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "runtime/cuda/runtime.cuh"
+#include "msm/cuda/api.hpp"
+#endif
+
+namespace zkgpu::test {
+namespace {
+
+using namespace zkgpu::bls12_377;
+
+MsmOptions on(Backend b, unsigned c = 0) {
+  MsmOptions o;
+  o.backend = b;
+  o.window_bits = c;
+  return o;
+}
+
+struct PoisonGuard {
+  PoisonGuard() {
+#if ZKGPU_HAVE_CUDA
+    bls12_377::cuda::set_msm_poison(true);
+#endif
+  }
+  ~PoisonGuard() {
+#if ZKGPU_HAVE_CUDA
+    bls12_377::cuda::set_msm_poison(false);
+#endif
+  }
+};
+
+#if ZKGPU_HAVE_CUDA
+// Small first slices for inputs from host memory, so test sizes run through several slices.
+struct SliceGuard {
+  explicit SliceGuard(size_t points) { bls12_377::cuda::set_msm_min_slice(points); }
+  ~SliceGuard() { bls12_377::cuda::set_msm_min_slice(0); }
+};
+#endif
+
+struct Input {
+  std::vector<Scalar> dlogs, scalars;
+  std::vector<G1Affine> points;
+};
+Input random_input(size_t n, Rng& rng) {
+  Input in;
+  in.dlogs.resize(n);
+  in.scalars.resize(n);
+  for (size_t i = 0; i < n; ++i) in.dlogs[i] = random_scalar(rng), in.scalars[i] = random_scalar(rng);
+  in.points = points_with_dlogs(in.dlogs);
+  return in;
+}
+
+TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(40);
+  for (size_t n :
+       sized<size_t>({1, 2, 3, 100, 1000, 4097, size_t{1} << 16, (size_t{1} << 16) + 3}, {1, 2, 3, 100, 1000, 4097})) {
+    Input in = random_input(n, rng);
+    MsmBases bases(in.points, false);
+    G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;      // resident bases
+    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;  // bases from host
+  }
+}
+
+// release_gpu_caches() frees the MSM workspace but not the caller's uploaded bases: both input
+// paths still give the CPU's sum afterwards.
+TEST(Bls12377MsmGpu, SumAfterReleasingGpuCachesIsUnchanged) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(41);
+  Input in = random_input(1000, rng);
+  MsmBases bases(in.points, false);
+  const G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  release_gpu_caches();
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  release_gpu_caches();
+  EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu);
+}
+
+TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(41);
+  Input in = random_input(5000, rng);
+  MsmBases bases(in.points, false);
+  G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+  for (unsigned c : {2u, 5u, 8u, 11u, 13u, 16u, 18u, 20u})
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
+}
+
+// The chunked bucket sums at both extremes of run length: a narrow window (every bucket spans many
+// chunks, several levels of partial sums) and a wide one (most buckets shorter than a chunk, runs
+// starting and ending inside chunks), on a size that is not a power of two, both input paths.
+// (Small mode, 2^12 + 7 points: c = 3 still makes chunks of 8 entries, above the minimum of 4.)
+TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(47);
+  const size_t n = sized((size_t{1} << 17) + 7, (size_t{1} << 12) + 7);
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+  for (unsigned c : {3u, 9u, 17u, 20u}) {
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
+    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda, c)), expect) << "from host, c = " << c;
+  }
+}
+
+// Edge cases and skewed scalars: all scalars equal puts every digit of a window in one bucket,
+// which the segmented accumulation must split over threads and levels.
+TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(42);
+  const size_t n = sized((size_t{1} << 16) + 5, (size_t{1} << 12) + 5);
+  Input in = random_input(n, rng);
+  in.points[3] = in.points[4];
+  in.points[5] = in.points[6].neg();
+  in.points[7] = G1Affine::identity();
+  MsmBases bases(in.points, false);
+  std::vector<std::vector<Scalar>> sets;
+  sets.push_back(std::vector<Scalar>(n, r_minus(1)));
+  sets.push_back(std::vector<Scalar>(n, Scalar{}));
+  std::vector<Scalar> small(n), mixed = in.scalars;
+  for (size_t i = 0; i < n; ++i) small[i] = scalar_u64(i % 3);
+  mixed[0] = Scalar{}, mixed[1] = r_minus(1), mixed[2] = scalar_u64(1);
+  sets.push_back(small);
+  sets.push_back(mixed);
+  for (size_t k = 0; k < sets.size(); ++k)
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), msm(bases, sets[k], on(Backend::Cpu))) << "set " << k;
+  std::vector<Scalar> zeros(n);
+  EXPECT_EQ(msm(bases, zeros, on(Backend::Cuda)), G1Affine::identity());
+}
+
+TEST(Bls12377MsmGpu, KnownDiscreteLogsLarge) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  unsigned log_n = sized(20u, 12u);
+  if (const char* e = std::getenv("ZKGPU_MSM_TEST_LOG_N")) log_n = static_cast<unsigned>(std::atoi(e));
+  Rng rng(43);
+  const size_t n = (size_t{1} << log_n) - 1;  // not a power of two
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expected_msm(in.dlogs, in.scalars));
+}
+
+// Bases from host memory are converted on the GPU; a point where the map is undefined is named.
+TEST(Bls12377MsmGpu, FromHostRejectsExceptionalPoints) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(46);
+  Input in = random_input(100, rng);
+  in.points[77] = {-Fp::one(), Fp::zero(), false};  // (-1, 0): order 2, y = 0
+  try {
+    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point 77"), std::string::npos) << e.what();
+  }
+}
+
+#if ZKGPU_HAVE_CUDA
+TEST(Bls12377MsmGpu, DeviceResidentInputs) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(44);
+  const size_t n = 3000;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  ::zkgpu::cuda::DeviceBuffer<Scalar> d_scalars(n);
+  d_scalars.upload(in.scalars.data(), n);
+  G1Affine got = msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_scalars.data(), n);
+  EXPECT_EQ(got, expected_msm(in.dlogs, in.scalars));
+}
+
+// Resident bases get a window table (2^(c*j) * P per window, one shared bucket set); the same
+// bases with another window take the per-window buckets. Both must match the CPU, at sizes that
+// are not powers of two and with a partial last batch of the table kernel.
+TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  Rng rng(48);
+  for (size_t n : sized<size_t>({1, 77, 4099, (size_t{1} << 15) + 1}, {1, 77, 4099})) {
+    Input in = random_input(n, rng);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+    ASSERT_EQ(t, bls12_377::cuda::table_window_bits(n)) << "n = " << n;  // small tables always fit
+    G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expect) << "table, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t)), expect) << "table by its window, n = " << n;
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
+    std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
+    EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+  }
+}
+
+// Inputs from host memory run in slices (the upload of one overlaps the sort and bucket sums of
+// the ones before; later slices add into the buckets). Small first slices make several here, with
+// boundaries inside the staging chunks, on both input paths, the window table and per-window
+// buckets, and slices whose scalars are all zero (nothing to sum) or all equal (a window's digits
+// in one bucket).
+TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  // Full size: resident slices [0, 4545), [4545, 18180), [18180, n); from host [0, 6250),
+  // [6250, 18750), [18750, n). Small mode, a tenth of the points and of the first slice: resident
+  // [0, 454), [454, 1816), [1816, n); from host [0, 625), [625, 1875), [1875, n).
+  struct Plan {
+    size_t n, min_slice, zero_end, cross_first, cross_end, host_slice_first, host_slice_end, bad;
+  };
+  const Plan pl = sized<Plan>({50003, 1000, 10000, 20000, 26000, 6250, 18750, 40000},
+                              {5003, 100, 1000, 1800, 1900, 625, 1875, 4000});
+  SliceGuard small(pl.min_slice);
+  Rng rng(49);
+  const size_t n = pl.n;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  std::vector<std::vector<Scalar>> sets = {in.scalars, in.scalars, in.scalars};
+  // Set 1: the first slices all zero and a zero run (in small mode across 1816 and 1875); set 2: a
+  // whole slice in one bucket.
+  for (size_t i = 0; i < pl.zero_end; ++i) sets[1][i] = Scalar{};
+  for (size_t i = pl.cross_first; i < pl.cross_end; ++i) sets[1][i] = Scalar{};
+  for (size_t i = pl.host_slice_first; i < pl.host_slice_end; ++i) sets[2][i] = r_minus(1);
+  for (size_t k = 0; k < sets.size(); ++k) {
+    G1Affine expect = msm(bases, sets[k], on(Backend::Cpu));
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect) << "table, set " << k;
+    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect) << "per-window buckets, set " << k;
+    EXPECT_EQ(msm(in.points, sets[k], on(Backend::Cuda)), expect) << "from host, set " << k;
+  }
+  in.points[pl.bad] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
+  try {
+    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point " + std::to_string(pl.bad)), std::string::npos) << e.what();
+  }
+}
+
+// Window tables with c = 11 and 23 (as 2^23+ points pick) have one window fewer than the per-window
+// MSM: the table path negates scalars above (r - 1)/2. Forced on a small input, against the CPU,
+// with the edge scalars around (r - 1)/2 and r - 1 (the largest top windows). Small mode: c = 11
+// only (the 2^22 buckets per window of c = 23 do not finish under compute-sanitizer racecheck).
+TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  struct TableGuard {
+    ~TableGuard() { bls12_377::cuda::set_msm_table_window(0); }
+  } restore;
+  Rng rng(50);
+  const size_t n = 3001;
+  Input in = random_input(n, rng);
+  Scalar half = r_minus(1);
+  for (int i = 0; i < 4; ++i) half.l[i] = (half.l[i] >> 1) | (i < 3 ? half.l[i + 1] << 63 : 0);  // (r - 1)/2
+  Scalar half_plus = half;
+  half_plus.l[0] += 1;
+  for (size_t i = 0; i < 40; ++i)
+    in.scalars[i] = i % 4 == 0 ? half : i % 4 == 1 ? half_plus : i % 4 == 2 ? r_minus(1) : Scalar{};
+  for (unsigned c : sized<unsigned>({11u, 23u}, {11u})) {
+    bls12_377::cuda::set_msm_table_window(c);
+    MsmBases bases(in.points, false);
+    bases.upload();
+    ASSERT_EQ(bls12_377::cuda::window_table_bits(*bases.device()), c);
+    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
+    std::vector<Scalar> top(n, r_minus(1));
+    EXPECT_EQ(msm(bases, top, on(Backend::Cuda)), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
+  }
+}
+
+// The window reduction's shapes (set_msm_reduce_shape): parts of up to 256 buckets (few parts: blocks of
+// parts partly filled, fold groups of fewer than 32), one bucket per part (many fold levels), and
+// from one pair per window to thousands left for the host's folds; with one slice and two (the
+// second adding onto the buckets in place), on the window table and per-window buckets, random
+// and all-equal scalars (each window's digits in one bucket).
+TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  PoisonGuard poison;
+  struct ShapeGuard {
+    ~ShapeGuard() { bls12_377::cuda::set_msm_reduce_shape(0, 0); }
+  } restore;
+  Rng rng(51);
+  const size_t n = sized<size_t>(20011, 4001);
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  const std::vector<std::vector<Scalar>> sets = {in.scalars, std::vector<Scalar>(n, r_minus(1))};
+  std::vector<G1Affine> expect;
+  for (const auto& s : sets) expect.push_back(msm(bases, s, on(Backend::Cpu)));
+  struct Shape {
+    unsigned parts_log2;
+    uint32_t host_pairs;
+  };
+  for (const Shape sh : {Shape{4, 1}, Shape{9, 64}, Shape{20, 4096}}) {
+    bls12_377::cuda::set_msm_reduce_shape(sh.parts_log2, sh.host_pairs);
+    for (const bool sliced : {false, true}) {
+      // Resident slices [0, 1819), [1819, 7276), [7276, n); small mode [0, 363), [363, 1452), [1452, n).
+      SliceGuard slices(sliced ? sized<size_t>(1000, 200) : 0);
+      for (size_t k = 0; k < sets.size(); ++k) {
+        const std::string what = "2^" + std::to_string(sh.parts_log2) + " parts, " + std::to_string(sh.host_pairs) +
+                                 " host pairs" + (sliced ? ", sliced" : "") + ", set " + std::to_string(k);
+        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect[k]) << "table, " << what;
+        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect[k]) << "per-window buckets, " << what;
+      }
+    }
+  }
+}
+
+TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(45);
+  const size_t nb = 1000, threads = 4096, adds = 7;
+  std::vector<Scalar> a(nb);
+  for (auto& x : a) x = random_scalar(rng);
+  std::vector<TePrecomputed> bases = precompute_te(points_with_dlogs(a));
+  TeExtended got{};
+  double rate = bls12_377::cuda::padd_throughput(bases.data(), nb, threads, adds, &got);
+  EXPECT_GT(rate, 0);
+  TeExtended want = TeExtended::identity();
+  for (size_t k = 0; k < adds; ++k) want = te_add_precomputed(want, bases[(k * threads) % nb]);
+  EXPECT_EQ(to_affine(got), to_affine(want));
+  double us = bls12_377::cuda::padd_latency_us(bases.data(), nb, 2500, &got);
+  EXPECT_GT(us, 0);
+  want = TeExtended::identity();
+  for (size_t k = 0; k < 2500; ++k) want = te_add_precomputed(want, bases[k % nb]);
+  EXPECT_EQ(to_affine(got), to_affine(want));
+}
+#endif
+
+TEST(Bls12377MsmGpu, CudaBackendWithoutGpuIsUnavailable) {
+  if (cuda_usable()) GTEST_SKIP() << "a GPU is present";
+  std::vector<G1Affine> pts = {G1Affine::generator()};
+  std::vector<Scalar> s = {scalar_u64(1)};
+  try {
+    (void)msm(pts, s, on(Backend::Cuda));
+    FAIL() << "expected Error(Unavailable)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unavailable);
+  }
+}
+
+}  // namespace
+}  // namespace zkgpu::test

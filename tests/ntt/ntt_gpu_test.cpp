@@ -1,0 +1,253 @@
+// CUDA NTT / LDE against the CPU backend (byte for byte) and, for small sizes, against the naive
+// O(n^2) definition, on fresh random data. Every test skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+#include "zkgpu/ntt.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "ntt/cuda/api.hpp"
+#include "bench_support/gpu_timing.hpp"
+#include "ntt/cuda/ntt.cuh"
+#endif
+
+namespace zkgpu {
+namespace {
+
+#if ZKGPU_HAVE_CUDA
+
+using test::Rng;
+
+// E[i][c] = sum_j M[j][c] (shift w^i)^j, or the inverse (1/n, shift^-j) of that.
+std::vector<BabyBear> naive_ntt(const std::vector<BabyBear>& m, unsigned log_n, size_t cols, bool inverse,
+                                BabyBear shift) {
+  const size_t n = size_t(1) << log_n;
+  std::vector<BabyBear> out(m.size());
+  const BabyBear w = BabyBear::two_adic_generator(log_n);
+  if (!inverse) {
+    for (size_t i = 0; i < n; ++i) {
+      const BabyBear x = shift * w.pow(i);
+      for (size_t c = 0; c < cols; ++c) {
+        BabyBear acc = BabyBear::zero(), xp = BabyBear::one();
+        for (size_t j = 0; j < n; ++j, xp = xp * x) acc += m[j * cols + c] * xp;
+        out[i * cols + c] = acc;
+      }
+    }
+  } else {
+    const BabyBear wi = w.inverse(), n_inv = BabyBear::from_u64(n).inverse(), si = shift.inverse();
+    for (size_t j = 0; j < n; ++j) {
+      const BabyBear x = wi.pow(j), f = n_inv * si.pow(j);
+      for (size_t c = 0; c < cols; ++c) {
+        BabyBear acc = BabyBear::zero(), xp = BabyBear::one();
+        for (size_t i = 0; i < n; ++i, xp = xp * x) acc += m[i * cols + c] * xp;
+        out[j * cols + c] = acc * f;
+      }
+    }
+  }
+  return out;
+}
+
+// First differing index, or -1: a readable failure instead of a 16M-element dump.
+long first_mismatch(const std::vector<BabyBear>& a, const std::vector<BabyBear>& b) {
+  if (a.size() != b.size()) return 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].v != b[i].v) return static_cast<long>(i);
+  return -1;
+}
+
+std::string where(unsigned log_n, size_t cols, bool inverse, BabyBear shift) {
+  return "log_n=" + std::to_string(log_n) + " cols=" + std::to_string(cols) + (inverse ? " inverse" : " forward") +
+         " shift=" + std::to_string(shift.canonical());
+}
+
+void check_against_cpu(unsigned log_n, size_t cols, uint64_t salt) {
+  Rng rng(salt);
+  const BabyBear shifts[] = {BabyBear::one(), BabyBear::from_canonical(31), rng.fe()};
+  for (bool inverse : {false, true}) {
+    for (BabyBear shift : shifts) {
+      if (shift.is_zero()) continue;
+      const std::vector<BabyBear> input = rng.fes(cols << log_n);
+      std::vector<BabyBear> cpu = input, gpu = input;
+      ntt(cpu, log_n, cols, inverse ? NttDirection::Inverse : NttDirection::Forward, shift, Backend::Cpu);
+      cuda::ntt_host(gpu.data(), log_n, cols, inverse, shift);
+      const long bad = first_mismatch(gpu, cpu);
+      ASSERT_EQ(bad, -1) << where(log_n, cols, inverse, shift) << " first mismatch at " << bad << ": gpu " << gpu[bad].v
+                         << " cpu " << cpu[bad].v;
+      if (log_n <= 9 && cols <= 3) {
+        const std::vector<BabyBear> ref = naive_ntt(input, log_n, cols, inverse, shift);
+        ASSERT_EQ(first_mismatch(gpu, ref), -1) << where(log_n, cols, inverse, shift) << " vs naive DFT";
+      }
+    }
+  }
+}
+
+TEST(NttGpu, MatchesCpuSmallAndMedium) {
+  ZKGPU_REQUIRE_GPU();
+  // 0..13 covers one pass (<= 2^10) and two passes; cols 3 is the non-power-of-two path, 16 the
+  // batched one, 4 the staged first pass with several columns, 40 a partial last tile.
+  for (unsigned log_n : {0u, 1u, 2u, 5u, 9u, 10u, 11u, 12u, 13u})
+    for (size_t cols : {size_t(1), size_t(3), size_t(16)}) check_against_cpu(log_n, cols, 100 * log_n + cols);
+  check_against_cpu(12, 4, 7);
+  check_against_cpu(11, 40, 8);
+  check_against_cpu(4, 1000, 9);
+}
+
+TEST(NttGpu, MatchesCpuLarge) {
+  ZKGPU_REQUIRE_GPU();
+  if (test::small_mode()) {
+    // Each pass radix (8, 9, 10) as a first pass with 1, 3 and 16 columns and as a later pass,
+    // two passes of 10 and three passes (2^21), at the smallest sizes that take them.
+    for (unsigned log_n : {16u, 17u})
+      for (size_t cols : {size_t(1), size_t(3)}) check_against_cpu(log_n, cols, 100 * log_n + cols);
+    check_against_cpu(15, 16, 1516);
+    for (unsigned log_n : {20u, 21u}) check_against_cpu(log_n, 1, 100 * log_n + 1);
+    return;
+  }
+  for (unsigned log_n : {16u, 17u})
+    for (size_t cols : {size_t(1), size_t(3), size_t(16)}) check_against_cpu(log_n, cols, 100 * log_n + cols);
+  check_against_cpu(16, 2, 11);
+  // Three passes (> 2^20) from 21 on; large sizes with one column keep the suite short.
+  for (unsigned log_n : {20u, 21u, 22u, 24u}) check_against_cpu(log_n, 1, 100 * log_n + 1);
+}
+
+TEST(NttGpu, LdeFromCoeffsMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  struct Case {
+    unsigned log_n;
+    size_t cols;
+    unsigned log_blowup;
+  };
+  // Output sizes cover one, two and three passes; log_n 0 and blowup 0 are the edges. Small mode:
+  // three passes at 2^21 and the radix-10 first pass at 2^19 (one column; four at 2^16).
+  const std::vector<Case> cases = test::sized<Case>({{0, 1, 0},
+                                                     {0, 3, 4},
+                                                     {3, 1, 2},
+                                                     {5, 3, 1},
+                                                     {8, 16, 3},
+                                                     {10, 1, 1},
+                                                     {9, 2, 4},
+                                                     {12, 5, 2},
+                                                     {14, 16, 1},
+                                                     {18, 1, 3},
+                                                     {20, 1, 2},
+                                                     {16, 4, 4}},
+                                                    {{0, 1, 0},
+                                                     {0, 3, 4},
+                                                     {3, 1, 2},
+                                                     {5, 3, 1},
+                                                     {8, 16, 3},
+                                                     {10, 1, 1},
+                                                     {9, 2, 4},
+                                                     {12, 5, 2},
+                                                     {14, 16, 1},
+                                                     {17, 1, 4},
+                                                     {15, 1, 4},
+                                                     {12, 4, 4}});
+  Rng rng(42);
+  for (const Case& k : cases) {
+    for (BabyBear shift : {BabyBear::one(), BabyBear::from_canonical(31), rng.fe()}) {
+      if (shift.is_zero()) continue;
+      const std::vector<BabyBear> coeffs = rng.fes(k.cols << k.log_n);
+      const std::vector<BabyBear> cpu = lde_from_coeffs(coeffs, k.log_n, k.cols, k.log_blowup, shift, Backend::Cpu);
+      std::vector<BabyBear> gpu(k.cols << (k.log_n + k.log_blowup));
+      for (auto& x : gpu) x.v = test::POISON_WORD;
+      cuda::lde_from_coeffs_host(coeffs.data(), k.log_n, k.cols, k.log_blowup, shift, gpu.data());
+      const long bad = first_mismatch(gpu, cpu);
+      ASSERT_EQ(bad, -1) << "lde log_n=" << k.log_n << " cols=" << k.cols << " log_blowup=" << k.log_blowup
+                         << " shift=" << shift.canonical() << " first mismatch at " << bad << ": gpu " << gpu[bad].v
+                         << " cpu " << cpu[bad].v;
+    }
+  }
+}
+
+// Every kernel variant (src/ntt/cuda/ntt.cuh) against the CPU backend: one and two passes,
+// three passes at 2^17 / 2^20 / 2^24, batched, non-power-of-two columns (the 32-bit division
+// path), and zero-padded LDE (the hoisted padding test). Small mode: three passes at 2^21, the
+// radix-8 first pass of 2^24 at 2^16; LDE with three passes at 2^21 and a radix-10 first pass
+// at 2^19.
+TEST(NttGpu, EveryVariantMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  struct Restore {
+    int v = cuda::ntt_variant();
+    ~Restore() { cuda::set_ntt_variant(v); }
+  } restore;
+  Rng rng(77);
+  for (int var = 0; var < cuda::kNttVariantCount; ++var) {
+    cuda::set_ntt_variant(var);
+    SCOPED_TRACE("variant " + std::to_string(var));
+    for (unsigned log_n : test::sized({5u, 11u, 13u, 17u, 20u, 24u}, {5u, 11u, 13u, 16u, 17u, 20u, 21u}))
+      check_against_cpu(log_n, 1, 1000 * var + log_n);
+    check_against_cpu(12, 16, 1000 * var + 50);
+    check_against_cpu(13, 3, 1000 * var + 51);
+    check_against_cpu(11, 4, 1000 * var + 52);
+    struct Case {
+      unsigned log_n;
+      size_t cols;
+      unsigned log_blowup;
+    };
+    for (const Case& k : test::sized<Case>({{9, 2, 4}, {12, 5, 2}, {18, 1, 3}, {16, 4, 4}},
+                                           {{9, 2, 4}, {12, 5, 2}, {17, 1, 4}, {15, 1, 4}})) {
+      const BabyBear shift = BabyBear::from_canonical(31);
+      const std::vector<BabyBear> coeffs = rng.fes(k.cols << k.log_n);
+      const std::vector<BabyBear> cpu = lde_from_coeffs(coeffs, k.log_n, k.cols, k.log_blowup, shift, Backend::Cpu);
+      std::vector<BabyBear> gpu(k.cols << (k.log_n + k.log_blowup));
+      for (auto& x : gpu) x.v = test::POISON_WORD;
+      cuda::lde_from_coeffs_host(coeffs.data(), k.log_n, k.cols, k.log_blowup, shift, gpu.data());
+      ASSERT_EQ(first_mismatch(gpu, cpu), -1)
+          << "lde log_n=" << k.log_n << " cols=" << k.cols << " log_blowup=" << k.log_blowup;
+    }
+  }
+  EXPECT_THROW(cuda::set_ntt_variant(cuda::kNttVariantCount), Error);
+  EXPECT_THROW(cuda::set_ntt_variant(-1), Error);
+}
+
+// (Small mode: 2^21, the smallest size with three passes.)
+TEST(NttGpu, RoundTripAt2To25) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(25);
+  const unsigned log_n = test::sized(25u, 21u);
+  const std::vector<BabyBear> input = rng.fes(size_t(1) << log_n);
+  std::vector<BabyBear> data = input;
+  const BabyBear shift = BabyBear::from_canonical(31);
+  cuda::ntt_host(data.data(), log_n, 1, false, shift);
+  ASSERT_NE(first_mismatch(data, input), -1) << "the forward transform left the data unchanged";
+  cuda::ntt_host(data.data(), log_n, 1, true, shift);
+  EXPECT_EQ(first_mismatch(data, input), -1);
+}
+
+TEST(NttGpu, OversizedRequestThrowsInsteadOfCrashing) {
+  ZKGPU_REQUIRE_GPU();
+  // 2^27 rows x 4096 cols = 2 TiB: the size check runs before any allocation or host access, so
+  // the one-element host buffer is never read.
+  std::vector<BabyBear> tiny(1);
+  for (int which = 0; which < 2; ++which) {
+    try {
+      if (which == 0) {
+        cuda::ntt_host(tiny.data(), 27, 4096, false, BabyBear::one());
+      } else {
+        (void)bench::time_ntt_device(27, 4096, false, 1, 1);
+      }
+      ADD_FAILURE() << "a 2 TiB NTT did not throw (" << which << ")";
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.code() == ErrorCode::OutOfMemory || e.code() == ErrorCode::InvalidArgument) << e.what();
+    }
+  }
+  EXPECT_THROW(cuda::ntt_host(tiny.data(), 28, 1, false, BabyBear::one()), Error);
+  EXPECT_THROW(cuda::ntt_host(tiny.data(), 0, 1, false, BabyBear::zero()), Error);
+}
+
+TEST(NttGpu, TimingReturnsPositiveRuns) {
+  ZKGPU_REQUIRE_GPU();
+  const std::vector<double> ms = bench::time_ntt_device(16, 1, false, 1, 3);
+  ASSERT_EQ(ms.size(), 3u);
+  for (double t : ms) EXPECT_GT(t, 0.0);
+}
+
+#endif  // ZKGPU_HAVE_CUDA
+
+}  // namespace
+}  // namespace zkgpu

@@ -1,0 +1,119 @@
+// The CUDA Poseidon2 permutation against the scalar core function, byte for byte, on fresh random
+// inputs. The Poseidon2Fast tests check the tuned permutation the kernels run, on the CPU (it is a
+// core function and needs no GPU); the Poseidon2Gpu tests need a GPU and skip without one.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "zkgpu/core/poseidon2/params.hpp"
+#include "zkgpu/core/poseidon2/poseidon2_fast.hpp"
+#include "support/test_support.hpp"
+#include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "poseidon2/cuda/api.hpp"
+#include "merkle/cuda/tuning.hpp"
+#endif
+
+namespace zkgpu {
+namespace {
+
+using test::Rng;
+
+template <int W>
+void check_std_permutation(Poseidon2Constants set, uint64_t salt) {
+  const auto p = poseidon2_params<W>(set);
+  ASSERT_TRUE(poseidon2_has_standard_diag(p));
+  Rng rng(salt);
+  for (int it = 0; it < 3000; ++it) {
+    BabyBear a[W], b[W], c[W];
+    for (int i = 0; i < W; ++i) {
+      uint32_t k = rng.u32() % 8;  // edge words often: 0, p-1, tiny values
+      a[i] = k == 0   ? BabyBear::zero()
+             : k == 1 ? BabyBear::from_monty(BabyBear::P - 1)
+             : k == 2 ? BabyBear::from_monty(k)
+                      : rng.fe();
+      b[i] = c[i] = a[i];
+    }
+    poseidon2_permute<W>(a, p);
+    poseidon2_permute_std<W, false>(b, p);
+    poseidon2_permute_std<W, true>(c, p);
+    ASSERT_EQ(std::memcmp(a, b, sizeof a), 0) << "unrolled, iteration " << it;
+    ASSERT_EQ(std::memcmp(a, c, sizeof a), 0) << "rolled, iteration " << it;
+  }
+  auto q = p;
+  q.diag[3] = q.diag[3] + BabyBear::one();
+  EXPECT_FALSE(poseidon2_has_standard_diag(q));
+}
+
+TEST(Poseidon2Fast, EqualsCorePermutationOnCpu) {
+  check_std_permutation<16>(Poseidon2Constants::Plonky3, 1);
+  check_std_permutation<16>(Poseidon2Constants::Whir, 2);
+  check_std_permutation<24>(Poseidon2Constants::Plonky3, 3);
+  check_std_permutation<24>(Poseidon2Constants::Whir, 4);
+}
+
+TEST(Poseidon2Fast, FieldHelpersMatchBabyBear) {
+  Rng rng(5);
+  const BabyBear inv2 = BabyBear::from_canonical(2).inverse();
+  for (int it = 0; it < 200000; ++it) {
+    BabyBear a = it < 4 ? BabyBear::from_monty((it & 1) ? BabyBear::P - 1 : 0) : rng.fe();
+    BabyBear b = it < 4 ? BabyBear::from_monty((it & 2) ? BabyBear::P - 1 : 0) : rng.fe();
+    ASSERT_EQ(p2fast::mul(a, b), a * b);
+    ASSERT_EQ(p2fast::add(a, b), a + b);
+    ASSERT_EQ(p2fast::sub(a, b), a - b);
+    ASSERT_EQ(p2fast::div_2exp<1>(a), a * inv2);
+    ASSERT_EQ(p2fast::div_2exp<27>(a), a * inv2.pow(27));
+  }
+}
+
+#if ZKGPU_HAVE_CUDA
+
+template <int W>
+void check_gpu_permutation(Poseidon2Constants set, size_t n, uint64_t salt) {
+  const auto p = poseidon2_params<W>(set);
+  Rng rng(salt);
+  std::vector<BabyBear> states = rng.fes(n * W), expect = states;
+  for (size_t i = 0; i < n; ++i) poseidon2_permute<W>(*reinterpret_cast<BabyBear(*)[W]>(&expect[i * W]), p);
+  cuda::poseidon2_permute_host(states.data(), n, p);
+  ASSERT_EQ(std::memcmp(states.data(), expect.data(), n * W * sizeof(BabyBear)), 0)
+      << "width " << W << " n " << n << " set " << int(set);
+}
+
+TEST(Poseidon2Gpu, MatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  uint64_t salt = 100;
+  for (size_t n : test::sized<size_t>({1, 31, 32, 1000, 65537}, {1, 31, 32, 1000, 4097}))
+    for (auto set : {Poseidon2Constants::Plonky3, Poseidon2Constants::Whir}) {
+      check_gpu_permutation<16>(set, n, ++salt);
+      check_gpu_permutation<24>(set, n, ++salt);
+    }
+}
+
+TEST(Poseidon2Gpu, EveryKernelKindMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  const int saved = cuda::poseidon2_kernel_kind();
+  for (int kind : {0, 2, 1}) {
+    cuda::set_poseidon2_kernel_kind(kind);
+    check_gpu_permutation<16>(Poseidon2Constants::Whir, 4099, 200 + kind);
+    check_gpu_permutation<24>(Poseidon2Constants::Plonky3, 4099, 210 + kind);
+  }
+  cuda::set_poseidon2_kernel_kind(saved);
+  EXPECT_THROW(cuda::set_poseidon2_kernel_kind(3), Error);
+}
+
+TEST(Poseidon2Gpu, NonStandardDiagUsesCoreFunction) {
+  ZKGPU_REQUIRE_GPU();
+  auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  p.diag[5] = BabyBear::from_canonical(12345);
+  Rng rng(300);
+  const size_t n = 777;
+  std::vector<BabyBear> states = rng.fes(n * 16), expect = states;
+  for (size_t i = 0; i < n; ++i) poseidon2_permute<16>(*reinterpret_cast<BabyBear(*)[16]>(&expect[i * 16]), p);
+  cuda::poseidon2_permute_host(states.data(), n, p);
+  ASSERT_EQ(std::memcmp(states.data(), expect.data(), states.size() * sizeof(BabyBear)), 0);
+}
+
+#endif  // ZKGPU_HAVE_CUDA
+
+}  // namespace
+}  // namespace zkgpu
