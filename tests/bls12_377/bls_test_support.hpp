@@ -1,5 +1,5 @@
 // Helpers for the BLS12-377 tests: random field elements, scalars and points with known discrete
-// logarithms (shared/specs/msm.md §5), and a naive affine adder as the reference.
+// logarithms (docs/specs/msm.md §5), and a naive affine adder as the reference.
 #pragma once
 #include <omp.h>
 
