@@ -28,8 +28,11 @@ inline bool detect_bmi2_adx() {
 // Read once at start-up.
 inline const bool HAVE_BMI2_ADX = detect_bmi2_adx();
 
+// Hidden: in position-independent code (libzkgpu.so) a default-visibility constant is reached
+// through the GOT, which costs the assembly below a register it does not have; a hidden one stays
+// a RIP-relative memory operand.
 template <class Cfg>
-struct Consts6 {
+struct __attribute__((visibility("hidden"))) Consts6 {
   static constexpr auto P = Cfg::modulus();
   static constexpr uint64_t INV = Cfg::INV64;
 };
