@@ -6,7 +6,8 @@
 #   other module's JSON goes to bench_<module>.json and its table to stdout.
 # Environment: GTEST_FILTER (tests to run, default all; "-" skips the tests), GBENCH (a Google
 # Benchmark filter: also run those benchmarks of zkgpu_bench, JSON to gbench.json), RUNS (timed
-# runs per figure, default 7), MSM_LOG_N (default 16..24).
+# runs per figure, default 7), MSM_LOG_N (default 16..24), PQ_BACKEND and PQ_BATCH (the ML-KEM/ML-DSA
+# benchmark: default cuda, 1,256,1024,65536).
 #
 #   scripts/gpu-check.sh --sanitize
 #   runs only the GPU tests, in small mode (ZKGPU_TEST_SMALL=1), once under each compute-sanitizer
@@ -153,7 +154,7 @@ for m in "${modules[@]}"; do
     ed25519) cmd=("$bin/zkgpu" ed25519 bench) ;;
     msm) cmd=("$bin/zkgpu" msm bench --curve bls12-377 --log-n "${MSM_LOG_N:-16..24}") ;;
     padd) cmd=("$bin/zkgpu" padd bench) ;;
-    mlkem|mldsa) cmd=("$bin/zkgpu" "$m" bench) ;;
+    mlkem|mldsa) cmd=("$bin/zkgpu" "$m" bench --set all --backend "${PQ_BACKEND:-cuda}" --batch "${PQ_BATCH:-1,256,1024,65536}") ;;
     *) echo "unknown module $m"; bench_rc=1; continue ;;
   esac
   if [[ " ntt poseidon2 merkle pow " == *" $m "* ]]; then

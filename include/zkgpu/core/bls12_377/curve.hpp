@@ -1,6 +1,6 @@
 // BLS12-377 G1: y^2 = x^3 + 1 in short-Weierstrass form (affine, Jacobian, XYZZ) and the scaled
 // twisted-Edwards form -X^2 + Y^2 = 1 + d X^2 Y^2 (a = -1) with the birational map of
-// shared/specs/msm.md §2. Formulas are the EFD ones named at each function (§3 of the spec).
+// docs/specs/msm.md §2. Formulas are the EFD ones named at each function (§3 of the spec).
 //
 // Root choice of the map: c = sqrt(-a_te) is the value 0x1870a70a...cbc191d of the spec (Jump
 // CycloneMSM's FQ_SQRT_MIN_A), used in both directions. arkworks' TE model uses p - c, so its TE
@@ -11,8 +11,8 @@
 namespace zkgpu::bls12_377 {
 
 namespace curve_consts {
-// All in Montgomery form (derived from the canonical values of the spec by the script in
-// tests/vectors/bls12_377/PROVENANCE.md).
+// All in Montgomery form (derived from the canonical values of docs/specs/msm.md §2 with
+// the derivation tests/vectors/bls12_377/PROVENANCE.md describes).
 ZKGPU_HD constexpr Fp s() {
   return Fp{{0x6de9ca9ad831a0a2ull, 0xa8aff4220eb51c8eull, 0x5a76e6c593607959ull, 0x57f38956d3806339ull,
              0xc50636f4a0c6fe30ull, 0x018f4652f52bfd14ull}};
@@ -168,7 +168,7 @@ struct TeExtended {
 };
 
 // An affine TE point stored for the mixed adder: (y - x, y + x, 2d*x*y), so one addition costs
-// 7M and no multiplication by a constant (the "XYT + stored kT" row of the spec §3).
+// 7M and no multiplication by a constant (the "XYT + stored kT" row of docs/specs/msm.md §7).
 // The identity is (1, 1, 0). Negation swaps the first two words and negates the third.
 struct TePrecomputed {
   Fp ymx, ypx, kt;

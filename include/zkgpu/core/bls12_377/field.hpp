@@ -1,5 +1,5 @@
 // BLS12-377 base field Fp (377 bits) and scalar field Fr (253 bits) in Montgomery form, one source
-// for g++ and nvcc (shared/specs/msm.md §1.1). An element is N little-endian u64 limbs holding
+// for g++ and nvcc (docs/specs/msm.md §1.1). An element is N little-endian u64 limbs holding
 // x*R mod m (R = 2^(64N)), always < m, so host and device buffers have the same bytes.
 //
 // Multiplication is CIOS Montgomery. Both moduli have a top word < 2^63 - 1 (and a top u32 word

@@ -1,5 +1,5 @@
 // BabyBear, p = 2^31 - 2^27 + 1, in Montgomery form (R = 2^32), bit-compatible with Plonky3's
-// MontyField31 (shared/specs/babybear.md §1). The stored word is x*R mod p and always < p, so
+// MontyField31 (docs/specs/babybear.md §1). The stored word is x*R mod p and always < p, so
 // equal words are equal elements and a buffer of BabyBear is a buffer of Plonky3 words.
 #pragma once
 #include "zkgpu/core/common.hpp"
@@ -92,7 +92,7 @@ struct BabyBear {
   ZKGPU_HD constexpr BabyBear inverse() const { return pow(P - 2); }
   ZKGPU_HD constexpr bool is_zero() const { return v == 0; }
 
-  // Generator of the subgroup of order 2^k, k <= 27 (spec table; g_k = 31^((p-1)/2^k)).
+  // Generator of the subgroup of order 2^k, k <= 27 (docs/specs/babybear.md §1; g_k = 31^((p-1)/2^k)).
   ZKGPU_HD static constexpr BabyBear two_adic_generator(unsigned k) {
     constexpr uint32_t g27 = 440564289u;
     BabyBear g = from_canonical(g27);
