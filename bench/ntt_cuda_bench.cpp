@@ -16,24 +16,26 @@
 namespace zkgpu {
 namespace {
 
+// Kernel forms by their cuda::NttKernelForm number, so the CPU-only build (no src/ntt/cuda headers)
+// registers the same benchmarks.
+const char* const FORM_NAMES[] = {"auto", "reference", "lean", "lean_padded"};
+
 void BM_CudaNtt(benchmark::State& st) {
   const unsigned log_n = static_cast<unsigned>(st.range(0));
   const size_t cols = static_cast<size_t>(st.range(1));
   const bool inverse = st.range(2) != 0;
-  const int variant = static_cast<int>(st.range(3));
+  const int form = static_cast<int>(st.range(3));
+  st.SetLabel(FORM_NAMES[form]);
 #if ZKGPU_HAVE_CUDA
   if (!cuda_usable()) {
     st.SkipWithError(("no usable GPU: " + cuda_unavailable_reason()).c_str());
     return;
   }
   std::vector<double> ms;
-  const int before = cuda::ntt_variant();
   try {
-    cuda::set_ntt_variant(variant);
-    ms = bench::time_ntt_device(log_n, cols, inverse, /*warmup=*/3, /*runs=*/50);
-    cuda::set_ntt_variant(before);
+    ms =
+        bench::time_ntt_device(log_n, cols, inverse, /*warmup=*/3, /*runs=*/50, static_cast<cuda::NttKernelForm>(form));
   } catch (const Error& e) {
-    cuda::set_ntt_variant(before);
     st.SkipWithError(e.what());
     return;
   }
@@ -49,30 +51,34 @@ void BM_CudaNtt(benchmark::State& st) {
   st.counters["GB/s"] = bytes * passes / median_s * 1e-9;  // one read + one write per pass
   st.counters["elems/s"] = double(cols) * double(uint64_t(1) << log_n) / median_s;
 #else
-  (void)log_n, (void)cols, (void)inverse, (void)variant;
+  (void)log_n, (void)cols, (void)inverse;
   st.SkipWithError("this build has no CUDA backend");
 #endif
 }
 
-// Every kernel variant (cuda/ntt/ntt.cuh) at each size: one device run compares them all.
-void variant_sweep(benchmark::internal::Benchmark* b) {
-  const int variants = 3;  // cuda::kNttVariantCount; literal so the CPU-only build needs no CUDA header
-  for (int v = 0; v < variants; ++v) {
-    for (int log_n : {20, 22, 24, 26}) b->Args({log_n, 1, 0, v});
-    b->Args({24, 1, 1, v});
-    b->Args({20, 16, 0, v});
+// Every explicit kernel form (reference, lean, lean_padded; auto is lean_padded at these sizes) at
+// each size: one device run compares them all.
+void form_sweep(benchmark::internal::Benchmark* b) {
+  for (int form : {1, 2, 3}) {
+    for (int log_n : {20, 22, 24, 26}) b->Args({log_n, 1, 0, form});
+    b->Args({24, 1, 1, form});
+    b->Args({20, 16, 0, form});
   }
 }
 
 BENCHMARK(BM_CudaNtt)
-    ->ArgNames({"log_n", "cols", "inverse", "variant"})
-    ->Apply(variant_sweep)
+    ->ArgNames({"log_n", "cols", "inverse", "form"})
+    ->Apply(form_sweep)
     ->UseManualTime()
     ->Iterations(50)
     ->Unit(benchmark::kMicrosecond);
 
 #if ZKGPU_HAVE_CUDA
-static_assert(cuda::kNttVariantCount == 3, "update variant_sweep");
+static_assert(static_cast<int>(cuda::NttKernelForm::Auto) == 0 &&
+                  static_cast<int>(cuda::NttKernelForm::Reference) == 1 &&
+                  static_cast<int>(cuda::NttKernelForm::Lean) == 2 &&
+                  static_cast<int>(cuda::NttKernelForm::LeanPadded) == 3,
+              "update FORM_NAMES and form_sweep");
 #endif
 
 }  // namespace

@@ -12,7 +12,7 @@ namespace zkgpu {
 
 // Backend::Auto grinds on the GPU from this many bits up: below it the expected 2^bits
 // permutations finish on the CPU before a kernel launch and its copies would.
-inline constexpr unsigned POW_GPU_MIN_BITS = 12;
+inline constexpr unsigned POW_GPU_CROSSOVER_BITS = 12;
 
 // Returns the canonical value of a witness w in [0, p) with pow_witness_ok(in, w, p). With
 // deterministic = true it is the smallest such w (reproducible transcripts); otherwise any valid

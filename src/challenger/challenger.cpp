@@ -95,7 +95,7 @@ PowInput DuplexChallenger::pow_input(unsigned bits) const {
 uint32_t DuplexChallenger::grind(unsigned bits, Backend backend, bool deterministic) {
   check_bits(bits, "grind");
   if (bits == 0) return 0;
-  const Backend used = resolve_backend(backend, bits, POW_GPU_MIN_BITS);
+  const Backend used = resolve_backend(backend, bits, POW_GPU_CROSSOVER_BITS);
   const uint32_t w = pow_grind(pow_input(bits), params_, used, deterministic);
   // The search and check_witness evaluate the same permutation, so a mismatch is a backend bug.
   if (!check_witness(bits, BabyBear::from_canonical(w)))

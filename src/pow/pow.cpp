@@ -13,7 +13,7 @@ namespace zkgpu {
 uint32_t pow_grind(const PowInput& in, const Poseidon2Params<16>& p, Backend backend, bool deterministic) {
   if (in.bits < 1 || in.bits > 30)
     throw_invalid("proof-of-work bits = " + std::to_string(in.bits) + " is outside 1..30 (2^bits must be < p)");
-  if (resolve_backend(backend, in.bits, POW_GPU_MIN_BITS) == Backend::Cuda) {
+  if (resolve_backend(backend, in.bits, POW_GPU_CROSSOVER_BITS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     return cuda::pow_grind_host(in, p, deterministic);
 #endif

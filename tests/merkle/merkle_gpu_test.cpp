@@ -1,17 +1,15 @@
 // The CUDA Merkle tree build against the scalar core functions, byte for byte, on fresh random inputs.
 // Every test needs a GPU and skips without one.
 #include <cstring>
-#include <string>
 #include <vector>
 
 #include "zkgpu/core/hash/sponge.hpp"
 #include "zkgpu/core/poseidon2/params.hpp"
+#include "zkgpu/core/poseidon2/poseidon2_fast.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "merkle/cuda/api.hpp"
-#include "merkle/cuda/tuning.hpp"
-#include "poseidon2/cuda/api.hpp"
 #endif
 
 namespace zkgpu {
@@ -98,33 +96,20 @@ TEST(MerkleGpu, LargeTreeMatchesCpu) {
   check_gpu_merkle(test::sized<size_t>(1 << 20, 1 << 14), 16, Poseidon2Constants::Whir, 450);
 }
 
-TEST(MerkleGpu, EveryKernelKind) {
+// Both permutation forms of the build (rolled standard-diag for the standard constants, the core
+// function for any other diag) on shapes that cover: one row, zero columns, short, odd and
+// vector-loaded chunks (cols 3, 9, 12 are not powers of two), trees that end in the single-block
+// tail directly, and trees with wide level launches before it (small mode: the largest at 2^13
+// rows).
+TEST(MerkleGpu, EveryKernelFormMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
-  const int saved = cuda::poseidon2_kernel_kind(), saved_variant = cuda::merkle_variant();
-  // Kind 0 forces the generic permutation into every variant (fused, or layered); kind 2 changes
-  // the fused variant's form only.
-  for (int variant : {0, 1})
-    for (int kind : {0, 2}) {
-      cuda::set_merkle_variant(variant);
-      cuda::set_poseidon2_kernel_kind(kind);
-      check_gpu_merkle(4096, 16, Poseidon2Constants::Whir, 460 + kind + 10 * variant);
-      check_gpu_merkle(2048, 9, Poseidon2Constants::Whir, 470 + kind + 10 * variant);
-    }
-  cuda::set_poseidon2_kernel_kind(saved);
-  cuda::set_merkle_variant(saved_variant);
-}
-
-// Every Merkle variant, with the default subtree threshold and with threshold 1 (every launch
-// computes as many levels per thread as the variant allows, so small trees reach every subtree
-// height), on shapes that cover: one row, zero columns, short and vector-loaded chunks, trees that
-// end in the single-block tail directly, and trees with wide level launches before it (small mode:
-// the largest at 2^13 rows; at the default threshold every launch of these trees has height 0
-// either way, below 2^18 rows).
-TEST(MerkleGpu, EveryVariantMatchesCpu) {
-  ZKGPU_REQUIRE_GPU();
-  const int saved_variant = cuda::merkle_variant();
-  const size_t saved_min = cuda::merkle_subtree_min_threads();
-  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  const auto standard = poseidon2_params<16>(Poseidon2Constants::Whir);
+  const auto other = [&] {
+    auto q = standard;
+    q.diag[5] = BabyBear::from_canonical(12345);
+    return q;
+  }();
+  ASSERT_FALSE(poseidon2_has_standard_diag(other));
   struct Case {
     size_t rows, cols;
   };
@@ -136,6 +121,7 @@ TEST(MerkleGpu, EveryVariantMatchesCpu) {
                                                      {256, 8},
                                                      {512, 9},
                                                      {1024, 0},
+                                                     {2048, 9},
                                                      {4096, 16},
                                                      {1 << 15, 12},
                                                      {1 << 17, 16}},
@@ -147,6 +133,7 @@ TEST(MerkleGpu, EveryVariantMatchesCpu) {
                                                      {256, 8},
                                                      {512, 9},
                                                      {1024, 0},
+                                                     {2048, 9},
                                                      {4096, 16},
                                                      {1 << 12, 12},
                                                      {1 << 13, 16}});
@@ -154,34 +141,17 @@ TEST(MerkleGpu, EveryVariantMatchesCpu) {
   for (const auto& c : cases) {
     Rng rng(++salt);
     const std::vector<BabyBear> m = rng.fes(c.rows * c.cols);
-    const auto expect = cpu_merkle(m, c.rows, c.cols, p);
-    std::vector<Digest> got(expect.size());
-    for (int v = 0; v < cuda::merkle_variant_count(); ++v)
-      for (size_t min_threads : {saved_min, size_t(1)}) {
-        cuda::set_merkle_variant(v);
-        cuda::set_merkle_subtree_min_threads(min_threads);
-        std::memset(got.data(), 0xff, got.size() * sizeof(Digest));
-        cuda::merkle_build_host(m.data(), c.rows, c.cols, p, got.data());
-        for (size_t i = 0; i < expect.size(); ++i)
-          ASSERT_EQ(std::memcmp(&got[i], &expect[i], sizeof(Digest)), 0)
-              << "variant " << v << " (" << cuda::merkle_variant_name(v) << ") min_threads " << min_threads << " rows "
-              << c.rows << " cols " << c.cols << " node " << i;
-      }
+    for (const Poseidon2Params<16>* p : {&standard, &other}) {
+      const auto expect = cpu_merkle(m, c.rows, c.cols, *p);
+      std::vector<Digest> got(expect.size());
+      std::memset(got.data(), 0xff, got.size() * sizeof(Digest));
+      cuda::merkle_build_host(m.data(), c.rows, c.cols, *p, got.data());
+      for (size_t i = 0; i < expect.size(); ++i)
+        ASSERT_EQ(std::memcmp(&got[i], &expect[i], sizeof(Digest)), 0)
+            << (p == &standard ? "standard" : "other") << " diag, rows " << c.rows << " cols " << c.cols << " node "
+            << i;
+    }
   }
-  cuda::set_merkle_variant(saved_variant);
-  cuda::set_merkle_subtree_min_threads(saved_min);
-}
-
-// Host-side only (no GPU needed): the tuning setters validate their arguments.
-TEST(MerkleGpu, TuningRejectsInvalidValues) {
-  const int saved = cuda::merkle_variant();
-  EXPECT_GE(cuda::merkle_variant_count(), 2);
-  for (int v = 0; v < cuda::merkle_variant_count(); ++v) EXPECT_NE(std::string(cuda::merkle_variant_name(v)), "");
-  EXPECT_THROW(cuda::set_merkle_variant(-1), Error);
-  EXPECT_THROW(cuda::set_merkle_variant(cuda::merkle_variant_count()), Error);
-  EXPECT_THROW(cuda::merkle_variant_name(cuda::merkle_variant_count()), Error);
-  EXPECT_THROW(cuda::set_merkle_subtree_min_threads(0), Error);
-  EXPECT_EQ(cuda::merkle_variant(), saved);
 }
 
 TEST(MerkleGpu, MatchesDerivedVectors) {

@@ -64,7 +64,8 @@ std::string where(unsigned log_n, size_t cols, bool inverse, BabyBear shift) {
          " shift=" + std::to_string(shift.canonical());
 }
 
-void check_against_cpu(unsigned log_n, size_t cols, uint64_t salt) {
+void check_against_cpu(unsigned log_n, size_t cols, uint64_t salt,
+                       cuda::NttKernelForm form = cuda::NttKernelForm::Auto) {
   Rng rng(salt);
   const BabyBear shifts[] = {BabyBear::one(), BabyBear::from_canonical(31), rng.fe()};
   for (bool inverse : {false, true}) {
@@ -73,7 +74,7 @@ void check_against_cpu(unsigned log_n, size_t cols, uint64_t salt) {
       const std::vector<BabyBear> input = rng.fes(cols << log_n);
       std::vector<BabyBear> cpu = input, gpu = input;
       ntt(cpu, log_n, cols, inverse ? NttDirection::Inverse : NttDirection::Forward, shift, Backend::Cpu);
-      cuda::ntt_host(gpu.data(), log_n, cols, inverse, shift);
+      cuda::ntt_host(gpu.data(), log_n, cols, inverse, shift, form);
       const long bad = first_mismatch(gpu, cpu);
       ASSERT_EQ(bad, -1) << where(log_n, cols, inverse, shift) << " first mismatch at " << bad << ": gpu " << gpu[bad].v
                          << " cpu " << cpu[bad].v;
@@ -164,26 +165,24 @@ TEST(NttGpu, LdeFromCoeffsMatchesCpu) {
   }
 }
 
-// Every kernel variant (src/ntt/cuda/ntt.cuh) against the CPU backend: one and two passes,
-// three passes at 2^17 / 2^20 / 2^24, batched, non-power-of-two columns (the 32-bit division
-// path), and zero-padded LDE (the hoisted padding test). Small mode: three passes at 2^21, the
-// radix-8 first pass of 2^24 at 2^16; LDE with three passes at 2^21 and a radix-10 first pass
-// at 2^19.
-TEST(NttGpu, EveryVariantMatchesCpu) {
+// Every explicit kernel form (NttKernelForm, src/ntt/cuda/api.hpp) against the CPU backend: one
+// and two passes, three passes at 2^17 / 2^20 / 2^24, batched, non-power-of-two columns (the
+// 32-bit division path), the staged first pass (cols 1 and 4), and zero-padded LDE (the hoisted
+// padding test). Small mode: three passes at 2^21, the radix-8 first pass of 2^24 at 2^16; LDE
+// with three passes at 2^21 and a radix-10 first pass at 2^19. The other tests run Auto.
+TEST(NttGpu, EveryKernelFormMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
-  struct Restore {
-    int v = cuda::ntt_variant();
-    ~Restore() { cuda::set_ntt_variant(v); }
-  } restore;
   Rng rng(77);
-  for (int var = 0; var < cuda::kNttVariantCount; ++var) {
-    cuda::set_ntt_variant(var);
-    SCOPED_TRACE("variant " + std::to_string(var));
+  const cuda::NttKernelForm forms[] = {cuda::NttKernelForm::Reference, cuda::NttKernelForm::Lean,
+                                       cuda::NttKernelForm::LeanPadded};
+  for (int var = 0; var < 3; ++var) {
+    const cuda::NttKernelForm form = forms[var];
+    SCOPED_TRACE("form " + std::to_string(static_cast<int>(form)));
     for (unsigned log_n : test::sized({5u, 11u, 13u, 17u, 20u, 24u}, {5u, 11u, 13u, 16u, 17u, 20u, 21u}))
-      check_against_cpu(log_n, 1, 1000 * var + log_n);
-    check_against_cpu(12, 16, 1000 * var + 50);
-    check_against_cpu(13, 3, 1000 * var + 51);
-    check_against_cpu(11, 4, 1000 * var + 52);
+      check_against_cpu(log_n, 1, 1000 * var + log_n, form);
+    check_against_cpu(12, 16, 1000 * var + 50, form);
+    check_against_cpu(13, 3, 1000 * var + 51, form);
+    check_against_cpu(11, 4, 1000 * var + 52, form);
     struct Case {
       unsigned log_n;
       size_t cols;
@@ -196,13 +195,29 @@ TEST(NttGpu, EveryVariantMatchesCpu) {
       const std::vector<BabyBear> cpu = lde_from_coeffs(coeffs, k.log_n, k.cols, k.log_blowup, shift, Backend::Cpu);
       std::vector<BabyBear> gpu(k.cols << (k.log_n + k.log_blowup));
       for (auto& x : gpu) x.v = test::POISON_WORD;
-      cuda::lde_from_coeffs_host(coeffs.data(), k.log_n, k.cols, k.log_blowup, shift, gpu.data());
+      cuda::lde_from_coeffs_host(coeffs.data(), k.log_n, k.cols, k.log_blowup, shift, gpu.data(), form);
       ASSERT_EQ(first_mismatch(gpu, cpu), -1)
           << "lde log_n=" << k.log_n << " cols=" << k.cols << " log_blowup=" << k.log_blowup;
     }
   }
-  EXPECT_THROW(cuda::set_ntt_variant(cuda::kNttVariantCount), Error);
-  EXPECT_THROW(cuda::set_ntt_variant(-1), Error);
+}
+
+// The lean forms index with 32-bit offsets: an explicit request for a matrix of >= 2^32 elements
+// throws before any allocation (the host buffer is never read); Auto takes the reference form
+// there (too large to run here: 2^22 x 1024 words is 16 GiB).
+TEST(NttGpu, LeanFormsRejectMatricesOf2To32Elements) {
+  ZKGPU_REQUIRE_GPU();
+  std::vector<BabyBear> tiny(1), out(1), m16(16);
+  for (auto form : {cuda::NttKernelForm::Lean, cuda::NttKernelForm::LeanPadded}) {
+    try {
+      cuda::ntt_host(tiny.data(), 22, 1024, false, BabyBear::one(), form);
+      ADD_FAILURE() << "form " << static_cast<int>(form) << " accepted 2^32 elements";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    }
+    EXPECT_THROW(cuda::lde_from_coeffs_host(tiny.data(), 0, 1024, 22, BabyBear::one(), out.data(), form), Error);
+  }
+  EXPECT_THROW(cuda::ntt_host(m16.data(), 4, 1, false, BabyBear::one(), static_cast<cuda::NttKernelForm>(7)), Error);
 }
 
 // (Small mode: 2^21, the smallest size with three passes.)

@@ -11,7 +11,6 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "poseidon2/cuda/api.hpp"
-#include "merkle/cuda/tuning.hpp"
 #endif
 
 namespace zkgpu {
@@ -69,14 +68,18 @@ TEST(Poseidon2Fast, FieldHelpersMatchBabyBear) {
 #if ZKGPU_HAVE_CUDA
 
 template <int W>
-void check_gpu_permutation(Poseidon2Constants set, size_t n, uint64_t salt) {
-  const auto p = poseidon2_params<W>(set);
+void check_gpu_permutation(const Poseidon2Params<W>& p, size_t n, uint64_t salt) {
   Rng rng(salt);
   std::vector<BabyBear> states = rng.fes(n * W), expect = states;
   for (size_t i = 0; i < n; ++i) poseidon2_permute<W>(*reinterpret_cast<BabyBear(*)[W]>(&expect[i * W]), p);
   cuda::poseidon2_permute_host(states.data(), n, p);
-  ASSERT_EQ(std::memcmp(states.data(), expect.data(), n * W * sizeof(BabyBear)), 0)
-      << "width " << W << " n " << n << " set " << int(set);
+  ASSERT_EQ(std::memcmp(states.data(), expect.data(), n * W * sizeof(BabyBear)), 0) << "width " << W << " n " << n;
+}
+
+template <int W>
+void check_gpu_permutation(Poseidon2Constants set, size_t n, uint64_t salt) {
+  SCOPED_TRACE("set " + std::to_string(int(set)));
+  check_gpu_permutation<W>(poseidon2_params<W>(set), n, salt);
 }
 
 TEST(Poseidon2Gpu, MatchesCpu) {
@@ -89,28 +92,25 @@ TEST(Poseidon2Gpu, MatchesCpu) {
     }
 }
 
-TEST(Poseidon2Gpu, EveryKernelKindMatchesCpu) {
-  ZKGPU_REQUIRE_GPU();
-  const int saved = cuda::poseidon2_kernel_kind();
-  for (int kind : {0, 2, 1}) {
-    cuda::set_poseidon2_kernel_kind(kind);
-    check_gpu_permutation<16>(Poseidon2Constants::Whir, 4099, 200 + kind);
-    check_gpu_permutation<24>(Poseidon2Constants::Plonky3, 4099, 210 + kind);
-  }
-  cuda::set_poseidon2_kernel_kind(saved);
-  EXPECT_THROW(cuda::set_poseidon2_kernel_kind(3), Error);
+// The kernel runs the rolled standard-diag permutation for the standard constants and the core
+// function for any other diag; both against the core function, at both widths.
+template <int W>
+Poseidon2Params<W> with_nonstandard_diag(Poseidon2Constants set) {
+  auto p = poseidon2_params<W>(set);
+  p.diag[5] = BabyBear::from_canonical(12345);
+  EXPECT_FALSE(poseidon2_has_standard_diag(p));
+  return p;
 }
 
-TEST(Poseidon2Gpu, NonStandardDiagUsesCoreFunction) {
+TEST(Poseidon2Gpu, EveryKernelFormMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
-  auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
-  p.diag[5] = BabyBear::from_canonical(12345);
-  Rng rng(300);
-  const size_t n = 777;
-  std::vector<BabyBear> states = rng.fes(n * 16), expect = states;
-  for (size_t i = 0; i < n; ++i) poseidon2_permute<16>(*reinterpret_cast<BabyBear(*)[16]>(&expect[i * 16]), p);
-  cuda::poseidon2_permute_host(states.data(), n, p);
-  ASSERT_EQ(std::memcmp(states.data(), expect.data(), states.size() * sizeof(BabyBear)), 0);
+  for (size_t n : {size_t(777), size_t(4099)}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    check_gpu_permutation<16>(Poseidon2Constants::Whir, n, 200 + n);
+    check_gpu_permutation<24>(Poseidon2Constants::Plonky3, n, 210 + n);
+    check_gpu_permutation<16>(with_nonstandard_diag<16>(Poseidon2Constants::Whir), n, 220 + n);
+    check_gpu_permutation<24>(with_nonstandard_diag<24>(Poseidon2Constants::Plonky3), n, 230 + n);
+  }
 }
 
 #endif  // ZKGPU_HAVE_CUDA

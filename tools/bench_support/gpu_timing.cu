@@ -69,7 +69,8 @@ std::vector<double> time_permute(size_t n, int warmup, int runs) {
 
 }  // namespace
 
-std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs) {
+std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs,
+                                    NttKernelForm form) {
   check_runs(warmup, runs, "time_ntt_device");
   if (log_n > BabyBear::TWO_ADICITY || cols == 0 || cols > (size_t(1) << 30))
     throw_invalid("time_ntt_device: need log_n <= 27 and 1 <= cols <= 2^30, got " + std::to_string(log_n) + ", " +
@@ -81,8 +82,9 @@ std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, i
   DeviceBuffer<BabyBear> d(elems), tmp(scratch);
   fill_random_device(d.data(), elems, 0x6e7474ull + log_n * 131 + cols, stream);
   // Repeated transforms keep the data pseudo-random (never zero), so every run does real work.
-  return time_runs(warmup, runs, stream,
-                   [&](cudaStream_t s) { ntt_device(d.data(), log_n, cols, inverse, BabyBear::one(), tmp.data(), s); });
+  return time_runs(warmup, runs, stream, [&](cudaStream_t s) {
+    ntt_device(d.data(), log_n, cols, inverse, BabyBear::one(), tmp.data(), s, form);
+  });
 }
 
 std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup, int runs) {

@@ -6,9 +6,13 @@
 #include <cstddef>
 #include <vector>
 
+#include "ntt/cuda/api.hpp"  // NttKernelForm
+
 namespace zkgpu::bench {
 
-std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs);
+// In place on a random matrix; `form` picks the NTT kernels (Auto: the library's choice).
+std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs,
+                                    cuda::NttKernelForm form = cuda::NttKernelForm::Auto);
 std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup, int runs);
 std::vector<double> time_merkle_device(size_t rows, size_t cols, int warmup, int runs);
 std::vector<double> time_pow_device(unsigned bits, int warmup, int runs);

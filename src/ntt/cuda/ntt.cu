@@ -28,7 +28,6 @@
 // (planner, sub-stages, swizzle, staging, cols, coset, inverse, zero-padded LDE), checked against
 // a naive DFT.
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <mutex>
@@ -85,7 +84,7 @@ struct PassShape {
   static constexpr unsigned L0 = sub_log(0);  // the largest
   static constexpr unsigned V = 1u << L0;     // values per thread
   static constexpr unsigned NT = kLanes * R / V;
-  // Words of the row-padded layout (variant 2), which is larger than the swizzled one.
+  // Words of the row-padded layout (LeanPadded), which is larger than the swizzled one.
   static constexpr size_t smem_bytes = size_t(kLanes) * (R + (R >> L0)) * sizeof(uint32_t);
   static_assert(LR >= 1 && LR <= kMaxPassLog && S <= 3, "pass radix out of range");
 };
@@ -99,7 +98,7 @@ __device__ __forceinline__ unsigned swz(unsigned pos, unsigned t, unsigned l0) {
   return ((pos ^ ((pos >> l0) & 1u)) << kLogLanes) + (t ^ ((pos >> 1) & (kLanes - 1)));
 }
 
-// Row-padded layout (variant 2): row slot pos + (pos >> l0), lane t at column t. Every position a
+// Row-padded layout (LeanPadded): row slot pos + (pos >> l0), lane t at column t. Every position a
 // thread touches is (its own base) + (a compile-time multiple of 2^l0) with no carry into the
 // bits below l0, so the slot is a per-thread base plus an immediate offset: no per-access address
 // arithmetic. A warp's two groups land in row slots of different parity (distance 2^l0 + 1 on the
@@ -238,7 +237,7 @@ __device__ __forceinline__ void write_global(const BabyBear* v, unsigned tid, ui
     }
     if (live) {
       if constexpr (kLean) {
-        // Offsets below rows * cols < 2^32 (the lean variants' precondition): one 32-bit
+        // Offsets below rows * cols < 2^32 (the lean forms' precondition): one 32-bit
         // multiply-add per store instead of 64-bit index arithmetic.
         BabyBear* dp = p.dst + obase;
         const uint32_t os = static_cast<uint32_t>(ostride), o0 = g * os, ostep = (Sh::R >> L) * os;
@@ -252,9 +251,9 @@ __device__ __forceinline__ void write_global(const BabyBear* v, unsigned tid, ui
   }
 }
 
-// kVar (see set_ntt_variant in ntt.cuh): 0 the reference form; 1 "lean": 32-bit offsets (the
-// host picks it only when rows * cols < 2^32), the zero-padding test hoisted to one count per
-// thread, lazy differences before twiddle products and a lazy twiddle chain; 2 lean plus the
+// kVar, the kernel form (NttKernelForm in api.hpp): 0 Reference; 1 Lean: 32-bit offsets (only
+// when rows * cols < 2^32), the zero-padding test hoisted to one count per thread, lazy
+// differences before twiddle products and a lazy twiddle chain; 2 LeanPadded: Lean plus the
 // row-padded shared layout (never with a staged store).
 template <unsigned LR, unsigned kVar>
 __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __grid_constant__ PassParams p) {
@@ -381,7 +380,7 @@ __global__ void __launch_bounds__(PassShape<LR>::NT) ntt_pass_kernel(const __gri
 
   // Staged store (pass 0, Ns = 1, cols = 2^cols_log < 16, lanes a multiple of 16): the tile's
   // output is the contiguous chunk of rows jj0 .. jj0 + 16/cols, written in address order.
-  // Never reached with kPad (the host does not pick variant 2 for a staged pass).
+  // Never reached with kPad (a staged pass never takes LeanPadded).
   if constexpr (!kPad) {
     __syncthreads();
     const unsigned cl = static_cast<unsigned>(p.cols_log);
@@ -405,8 +404,22 @@ std::vector<unsigned> plan_passes(unsigned log_n) {
   return lr;
 }
 
-// Variant 2 measured fastest on the H200 (211 us at 2^24 vs 232 us for variant 0, 2026-11-30).
-std::atomic<int> g_variant{2};
+// kVar of a call's passes (a staged first pass takes 1 instead of 2). Auto: LeanPadded, the fastest
+// on the H200, unless the lean forms' 32-bit offsets cannot address the matrix.
+unsigned kernel_var(NttKernelForm form, unsigned log_n, size_t cols) {
+  const bool fits32 = (uint64_t(cols) << log_n) <= 0xffffffffull;
+  switch (form) {
+    case NttKernelForm::Auto: return fits32 ? 2u : 0u;
+    case NttKernelForm::Reference: return 0u;
+    case NttKernelForm::Lean:
+    case NttKernelForm::LeanPadded:
+      if (!fits32)
+        throw Error(ErrorCode::InvalidArgument, "NTT: the lean kernel forms need rows * cols < 2^32, got 2^" +
+                                                    std::to_string(log_n) + " x " + std::to_string(cols));
+      return form == NttKernelForm::Lean ? 1u : 2u;
+  }
+  throw Error(ErrorCode::InvalidArgument, "NTT: unknown kernel form " + std::to_string(static_cast<int>(form)));
+}
 
 template <unsigned LR, unsigned kVar>
 void launch_pass(const PassParams& p, cudaStream_t s) {
@@ -423,7 +436,7 @@ void launch_pass(unsigned var, const PassParams& p, cudaStream_t s) {
     case 0: return launch_pass<LR, 0>(p, s);
     case 1: return launch_pass<LR, 1>(p, s);
     case 2: return launch_pass<LR, 2>(p, s);
-    default: throw Error(ErrorCode::InvalidArgument, "NTT: internal variant out of range");
+    default: throw Error(ErrorCode::InvalidArgument, "NTT: internal kernel form out of range");
   }
 }
 
@@ -526,8 +539,9 @@ size_t checked_elems(unsigned log_n, size_t cols, const char* what) {
 
 // Runs the passes from src (src_rows rows present, the rest zero) to dst.
 void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* scratch, unsigned log_n, size_t cols,
-             bool inverse, BabyBear shift, cudaStream_t s) {
+             bool inverse, BabyBear shift, NttKernelForm form, cudaStream_t s) {
   if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "NTT: the coset shift must be nonzero");
+  const unsigned var = kernel_var(form, log_n, cols);
   const std::vector<unsigned> plan = plan_passes(log_n);
   const uint64_t n = uint64_t(1) << log_n;
   if (plan.empty()) {  // one row: every transform is the identity
@@ -557,9 +571,6 @@ void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* sc
 
   // Non-last passes ping-pong between two buffers, neither of them the pass's input; the last
   // pass writes dst (in place when its input is already there).
-  // The lean variants index with 32-bit offsets; larger matrices take the reference kernels.
-  const int want = g_variant.load(std::memory_order_relaxed);
-  const unsigned var = (want >= 1 && (uint64_t(cols) << log_n) <= 0xffffffffull) ? static_cast<unsigned>(want) : 0u;
   BabyBear* bufs[2] = {src == dst ? scratch : dst, src == dst ? dst : scratch};
   const BabyBear* in = src;
   unsigned log_ns = 0;
@@ -586,7 +597,7 @@ void run_ntt(const BabyBear* src, uint64_t src_rows, BabyBear* dst, BabyBear* sc
       p.scale_c = n_inv.v;
     }
     p.staged = (first && !last && p.cols_log >= 0 && cols < kLanes && p.lanes % kLanes == 0) ? 1u : 0u;
-    // The row-padded layout cannot serve the staged copy-out; that pass stays on variant 1.
+    // The row-padded layout cannot serve the staged copy-out; that pass takes the Lean form.
     launch_pass(lr, (var == 2 && p.staged) ? 1u : var, p, s);
     in = p.dst;
     log_ns += lr;
@@ -632,16 +643,6 @@ class StreamScratch {
 
 // ---- device-pointer API -------------------------------------------------------------------------
 
-void set_ntt_variant(int variant) {
-  if (variant < 0 || variant >= kNttVariantCount) {
-    throw Error(ErrorCode::InvalidArgument, "set_ntt_variant: " + std::to_string(variant) + " is not in [0, " +
-                                                std::to_string(kNttVariantCount) + ")");
-  }
-  g_variant.store(variant, std::memory_order_relaxed);
-}
-
-int ntt_variant() { return g_variant.load(std::memory_order_relaxed); }
-
 unsigned ntt_pass_count(unsigned log_n) { return static_cast<unsigned>(plan_passes(log_n).size()); }
 
 size_t ntt_scratch_elems(unsigned log_n, size_t cols) {
@@ -659,59 +660,62 @@ size_t lde_scratch_elems(unsigned log_n, size_t cols, unsigned log_blowup) {
 }
 
 void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, BabyBear* d_scratch,
-                cudaStream_t s) {
+                cudaStream_t s, NttKernelForm form) {
   const size_t need = ntt_scratch_elems(log_n, cols);
   if (need && !d_scratch) throw Error(ErrorCode::InvalidArgument, "ntt_device: this size needs a scratch buffer");
-  run_ntt(d_matrix, uint64_t(1) << log_n, d_matrix, d_scratch, log_n, cols, inverse, shift, s);
+  run_ntt(d_matrix, uint64_t(1) << log_n, d_matrix, d_scratch, log_n, cols, inverse, shift, form, s);
 }
 
-void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, cudaStream_t s) {
+void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, cudaStream_t s,
+                NttKernelForm form) {
   StreamScratch scratch(ntt_scratch_elems(log_n, cols), s);
-  ntt_device(d_matrix, log_n, cols, inverse, shift, scratch.get(), s);
+  ntt_device(d_matrix, log_n, cols, inverse, shift, scratch.get(), s, form);
 }
 
 void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
-                            BabyBear* d_out, BabyBear* d_scratch, cudaStream_t s) {
+                            BabyBear* d_out, BabyBear* d_scratch, cudaStream_t s, NttKernelForm form) {
   const size_t need = lde_scratch_elems(log_n, cols, log_blowup);
   if (need && !d_scratch)
     throw Error(ErrorCode::InvalidArgument, "lde_from_coeffs_device: this size needs a scratch buffer");
   if (d_out == d_coeffs)
     throw Error(ErrorCode::InvalidArgument, "lde_from_coeffs_device: d_out must not alias d_coeffs");
-  run_ntt(d_coeffs, uint64_t(1) << log_n, d_out, d_scratch, log_n + log_blowup, cols, false, shift, s);
+  run_ntt(d_coeffs, uint64_t(1) << log_n, d_out, d_scratch, log_n + log_blowup, cols, false, shift, form, s);
 }
 
 void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
-                            BabyBear* d_out, cudaStream_t s) {
+                            BabyBear* d_out, cudaStream_t s, NttKernelForm form) {
   StreamScratch scratch(lde_scratch_elems(log_n, cols, log_blowup), s);
-  lde_from_coeffs_device(d_coeffs, log_n, cols, log_blowup, shift, d_out, scratch.get(), s);
+  lde_from_coeffs_device(d_coeffs, log_n, cols, log_blowup, shift, d_out, scratch.get(), s, form);
 }
 
 // ---- host API (ntt/cuda/api.hpp) ----------------------------------------------------------------
 
-void ntt_host(BabyBear* matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift) {
+void ntt_host(BabyBear* matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, NttKernelForm form) {
   if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "NTT: the coset shift must be nonzero");
   const size_t elems = checked_elems(log_n, cols, "NTT");
+  (void)kernel_var(form, log_n, cols);  // reject the form before any allocation
   const size_t scratch = ntt_scratch_elems(log_n, cols);
   require_device_memory((elems + scratch) * sizeof(BabyBear), "NTT (matrix + scratch)");
   Stream s;
   DeviceBuffer<BabyBear> d(elems), tmp(scratch);
   d.upload(matrix, elems, s);
-  ntt_device(d.data(), log_n, cols, inverse, shift, tmp.data(), s);
+  ntt_device(d.data(), log_n, cols, inverse, shift, tmp.data(), s, form);
   d.download(matrix, elems, s);
   s.sync();
 }
 
 void lde_from_coeffs_host(const BabyBear* coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
-                          BabyBear* out) {
+                          BabyBear* out, NttKernelForm form) {
   if (shift.is_zero()) throw Error(ErrorCode::InvalidArgument, "LDE: the coset shift must be nonzero");
   const size_t scratch = lde_scratch_elems(log_n, cols, log_blowup);
   const size_t in_elems = checked_elems(log_n, cols, "LDE");
   const size_t out_elems = checked_elems(log_n + log_blowup, cols, "LDE");
+  (void)kernel_var(form, log_n + log_blowup, cols);
   require_device_memory((in_elems + out_elems + scratch) * sizeof(BabyBear), "LDE (coefficients + output + scratch)");
   Stream s;
   DeviceBuffer<BabyBear> d_in(in_elems), d_out(out_elems), tmp(scratch);
   d_in.upload(coeffs, in_elems, s);
-  lde_from_coeffs_device(d_in.data(), log_n, cols, log_blowup, shift, d_out.data(), tmp.data(), s);
+  lde_from_coeffs_device(d_in.data(), log_n, cols, log_blowup, shift, d_out.data(), tmp.data(), s, form);
   d_out.download(out, out_elems, s);
   s.sync();
 }

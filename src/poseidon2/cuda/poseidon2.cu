@@ -1,22 +1,17 @@
 // Batched Poseidon2 permutation: one thread per state, the state in registers, the constants in
 // the kernel's parameter bank (__grid_constant__, so no per-thread copy).
-#include <atomic>
 #include <climits>
 #include <cstdint>
 #include <string>
 
 #include "poseidon2/cuda/api.hpp"
 #include "poseidon2/cuda/poseidon2.cuh"
-#include "merkle/cuda/tuning.hpp"
 #include "poseidon2/cuda/permute.cuh"
 #include "runtime/cuda/runtime.cuh"
 
 namespace zkgpu::cuda {
 namespace hash_detail {
 namespace {
-
-// Rolled: on the H200 it beat the unrolled form (3.10 vs 3.08 G/s at width 16, 1.76 vs 1.65 at 24).
-std::atomic<int> g_std_kind{static_cast<int>(PermKind::StdRolled)};
 
 constexpr unsigned PERMUTE_BLOCK = 256;
 
@@ -44,17 +39,10 @@ void permute_device_impl(BabyBear* d_states, size_t n, const Poseidon2Params<W>&
   const size_t blocks = (n + PERMUTE_BLOCK - 1) / PERMUTE_BLOCK;
   if (blocks > size_t(INT_MAX)) throw_invalid("poseidon2_permute_device: too many states (" + std::to_string(n) + ")");
   const dim3 grid(static_cast<unsigned>(blocks));
-  switch (perm_kind_for(p)) {
-    case PermKind::Generic:
-      poseidon2_kernel<W, PermKind::Generic><<<grid, PERMUTE_BLOCK, 0, s>>>(d_states, n, p);
-      break;
-    case PermKind::StdUnrolled:
-      poseidon2_kernel<W, PermKind::StdUnrolled><<<grid, PERMUTE_BLOCK, 0, s>>>(d_states, n, p);
-      break;
-    case PermKind::StdRolled:
-      poseidon2_kernel<W, PermKind::StdRolled><<<grid, PERMUTE_BLOCK, 0, s>>>(d_states, n, p);
-      break;
-  }
+  if (perm_kind_for(p) == PermKind::StdRolled)
+    poseidon2_kernel<W, PermKind::StdRolled><<<grid, PERMUTE_BLOCK, 0, s>>>(d_states, n, p);
+  else
+    poseidon2_kernel<W, PermKind::Generic><<<grid, PERMUTE_BLOCK, 0, s>>>(d_states, n, p);
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
@@ -74,17 +62,7 @@ void permute_host_impl(BabyBear* states, size_t n, const Poseidon2Params<W>& p) 
 }
 
 }  // namespace
-
-PermKind std_perm_kind() { return static_cast<PermKind>(g_std_kind.load(std::memory_order_relaxed)); }
-
 }  // namespace hash_detail
-
-void set_poseidon2_kernel_kind(int kind) {
-  if (kind < 0 || kind > 2)
-    throw_invalid("poseidon2 kernel kind must be 0 (generic), 1 (unrolled) or 2 (rolled), got " + std::to_string(kind));
-  hash_detail::g_std_kind.store(kind, std::memory_order_relaxed);
-}
-int poseidon2_kernel_kind() { return static_cast<int>(hash_detail::std_perm_kind()); }
 
 void poseidon2_permute_device(BabyBear* d_states, size_t n, const Poseidon2Params<16>& p, cudaStream_t s) {
   hash_detail::permute_device_impl<16>(d_states, n, p, s);

@@ -140,12 +140,8 @@ uint32_t pow_grind_device(const PowInput& in, const Poseidon2Params<16>& p, bool
   }
   base.slot = in.n_pending;
   base.mask = (1u << in.bits) - 1u;
-  switch (perm_kind_for(p)) {
-    case PermKind::Generic: return grind_kind<PermKind::Generic>(base, p, deterministic, s);
-    case PermKind::StdUnrolled: return grind_kind<PermKind::StdUnrolled>(base, p, deterministic, s);
-    case PermKind::StdRolled: return grind_kind<PermKind::StdRolled>(base, p, deterministic, s);
-  }
-  throw_invalid("pow_grind: unknown kernel kind");
+  if (perm_kind_for(p) == PermKind::StdRolled) return grind_kind<PermKind::StdRolled>(base, p, deterministic, s);
+  return grind_kind<PermKind::Generic>(base, p, deterministic, s);
 }
 
 uint32_t pow_grind_host(const PowInput& in, const Poseidon2Params<16>& p, bool deterministic) {

@@ -414,9 +414,9 @@ class CudaBackend final : public ProverBackend {
   }
   std::vector<EF> weights() override { return download_ef(ws_.w.data(), size_t(1) << m_); }
 
-  // On this stream from POW_GPU_MIN_BITS up; below it the CPU search finishes before a launch would.
+  // On this stream from POW_GPU_CROSSOVER_BITS up; below it the CPU search finishes before a launch would.
   std::optional<uint32_t> grind(const PowInput& in) override {
-    if (in.bits < POW_GPU_MIN_BITS) return std::nullopt;
+    if (in.bits < POW_GPU_CROSSOVER_BITS) return std::nullopt;
     StageTimer t(*this, Pow);
     return zkgpu::cuda::pow_grind_device(in, p2_, true, s_);
   }
