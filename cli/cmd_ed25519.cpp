@@ -4,12 +4,14 @@
 // parsed (the message names the line); empty input gives a notice on stderr.
 // `zkgpu ed25519 bench` lives in cmd_ed25519_bench.cpp.
 #include <fstream>
+#include <cstdint>
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
 #include "io/ed25519_line.hpp"
 #include "ed25519_bench.hpp"
+#include "runtime/env.hpp"  // parse_decimal
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
 
@@ -20,6 +22,7 @@ struct VerifyOptions {
   std::string in = "-";
   std::string mode = "openssl";
   std::string backend = "auto";
+  std::string gpu_crossover = std::to_string(ED25519_GPU_CROSSOVER_ITEMS);  // digits only (parse_decimal)
 };
 
 int run_verify(const VerifyOptions& o) {
@@ -27,6 +30,12 @@ int run_verify(const VerifyOptions& o) {
   const auto backend = parse_backend(o.backend);
   if (!mode || !backend) {
     std::cerr << "error: --mode must be openssl, strict or zip215 and --backend cpu, cuda or auto\n";
+    return EXIT_USAGE;
+  }
+  const auto crossover = parse_decimal(o.gpu_crossover, 0, UINT64_MAX);
+  if (!crossover) {
+    std::cerr << "error: --gpu-crossover '" << o.gpu_crossover
+              << "': expected a decimal integer from 0 to 18446744073709551615\n";
     return EXIT_USAGE;
   }
   std::ifstream file;
@@ -40,7 +49,8 @@ int run_verify(const VerifyOptions& o) {
       return EXIT_USAGE;
     }
   }
-  return finish_verdicts("ed25519 verify", ed25519_verify_batch(batch.items(), *mode, *backend));
+  return finish_verdicts(
+      "ed25519 verify", ed25519_verify_batch(batch.items(), *mode, {.backend = *backend, .gpu_crossover = *crossover}));
 }
 }  // namespace
 
@@ -54,6 +64,9 @@ void add_ed25519_command(CLI::App& app) {
   verify->add_option("--mode", o.mode, "openssl (default), strict or zip215; see docs/ed25519.md")
       ->check(CLI::IsMember({"openssl", "strict", "zip215"}));
   verify->add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  verify->add_option("--gpu-crossover", o.gpu_crossover,
+                     "--backend auto verifies on the GPU from this many signatures (default " +
+                         std::to_string(ED25519_GPU_CROSSOVER_ITEMS) + "; `ed25519 bench` measures it)");
   verify->callback([] {
     int rc = run_verify(o);
     if (rc != 0) throw CLI::RuntimeError(rc);

@@ -3,7 +3,7 @@
 // threads, libsodium (crypto_sign_verify_detached) and OpenSSL (EVP_DigestVerify) on all threads —
 // then per-core rates (ours, ours ZIP-215 batch equation, libsodium, OpenSSL) and the crossover:
 // the smallest batch from which the GPU beats our CPU backend at every larger measured size.
-// `--save-crossover FILE` stores it for ZKGPU_ED25519_CROSSOVER_FILE (docs/ed25519.md).
+// `--save-crossover FILE` stores it for `ed25519 verify --gpu-crossover` (docs/ed25519.md).
 #include <omp.h>
 #include <openssl/evp.h>
 #include <sodium.h>
@@ -132,8 +132,19 @@ int run_bench(const Options& o) {
   if (!o.save_crossover.empty() && !gpu)
     throw_invalid("--save-crossover needs a usable GPU (" + cuda_unavailable_reason() + "); nothing measured");
 #if ZKGPU_HAVE_CUDA
-  if (gpu && o.coop_max) ed25519::cuda::set_coop_max(static_cast<size_t>(*o.coop_max));
+  ed25519::cuda::VerifyOptions gpu_options;
+  if (o.coop_max) gpu_options.coop_max = static_cast<size_t>(*o.coop_max);
 #endif
+  // The public call, unless --coop-max asks the CUDA backend for another kernel choice.
+  auto gpu_verify = [&](std::span<const Ed25519Item> items, std::span<uint8_t> out) {
+#if ZKGPU_HAVE_CUDA
+    if (o.coop_max) {
+      ed25519::cuda::verify_items(items, out, static_cast<ed25519::VerifyMode>(mode), gpu_options);
+      return;
+    }
+#endif
+    ed25519_verify_batch(items, out, mode, Backend::Cuda);
+  };
   const int threads = omp_get_max_threads();
   const Pool pool(std::min<size_t>(size_t{1} << max_log, o.quick ? 256 : 8192), o.msg_len);
 
@@ -148,11 +159,11 @@ int run_bench(const Options& o) {
         throw Error(ErrorCode::InvalidArgument, "bench: a valid signature was rejected");
     };
     if (gpu) {
-      r.gpu_s = time_call([&] { ed25519_verify_batch(items, out, mode, Backend::Cuda); }, min_time);
+      r.gpu_s = time_call([&] { gpu_verify(items, out); }, min_time);
       check();
 #if ZKGPU_HAVE_CUDA
-      const auto k =
-          ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), 1, o.quick ? 1 : 5);
+      const auto k = ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), 1,
+                                                       o.quick ? 1 : 5, gpu_options);
       double best = 1e30;
       for (double x : k) best = std::min(best, x);
       r.gpu_kernel_s = best / 1e3;

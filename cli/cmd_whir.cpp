@@ -33,7 +33,42 @@ struct ProveOptions {
   std::string backend = "auto", poly, points, out = "proof.bin", claims_out;
   uint64_t random_seed = 1, point_seed = 1;
   unsigned num_points = 1;
+  bool profile = false;
 };
+
+// `prove --profile`: the GPU prover's stages, summed by name in the order they first ran.
+void print_profile(const PhaseTimes& t) {
+  if (t.phases.empty()) {
+    std::cout << "profile: none (the CPU prover ran; stage times come from the GPU prover)\n";
+    return;
+  }
+  struct Sum {
+    std::string name;
+    double ms = 0;
+    size_t calls = 0;
+  };
+  std::vector<Sum> sums;
+  for (const auto& [name, ms] : t.phases) {
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const Sum& e) { return e.name == name; });
+    if (it == sums.end()) it = sums.insert(sums.end(), Sum{name});
+    it->ms += ms;
+    ++it->calls;
+  }
+  std::string line = "profile (device ms on the prover's stream, calls):";
+  char buf[160];
+  double between = 0;
+  for (const Sum& e : sums) {
+    if (e.name == "host") {
+      between = e.ms;
+      continue;
+    }
+    std::snprintf(buf, sizeof buf, " %s %.3f (%zu);", e.name.c_str(), e.ms, e.calls);
+    line += buf;
+  }
+  std::snprintf(buf, sizeof buf, " between stages (transcript, CPU PoW, fibre folds) %.3f; wall %.3f\n", between,
+                t.wall_ms);
+  std::cout << line << buf;
+}
 
 void add_param_flags(CLI::App* cmd, ParamOptions& o) {
   cmd->add_option("--vars", o.vars, "Number of variables n (the polynomial has 2^n evaluations)")->required();
@@ -265,14 +300,22 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   const auto t0 = std::chrono::steady_clock::now();
   // Cuda without a usable GPU throws Error(Unavailable) (exit 2); Auto falls back to the CPU.
   const Backend requested = *backend;
-  const whir::Proof proof = whir::prove(c, evals, claims, requested);
+  PhaseTimes phases;
+  std::string fallback;
+  const whir::Proof proof =
+      whir::prove(c, evals, claims,
+                  whir::ProveOptions{
+                      .backend = requested, .phase_times = o.profile ? &phases : nullptr, .gpu_fallback = &fallback});
   const double prove_ms = ms_since(t0);
+  if (!fallback.empty())
+    std::cerr << "warning: the GPU WHIR prover does not fit (" << fallback << "); proved on the CPU\n";
   const std::vector<uint8_t> file = whir::write_proof_file(c, claims, proof);
   write_output_file(o.out, "--out", file);
   if (!o.claims_out.empty()) write_output_file(o.claims_out, "--claims-out", encode_claims(claims));
   std::cout << "proved " << claims.size() << " evaluation claim(s) of a 2^" << n << " polynomial (--backend "
             << to_string(requested) << ") in " << prove_ms << " ms; wrote " << o.out << " (" << file.size()
             << " bytes)\ncommitment root " << root_hex(proof.initial_commitment) << "\n";
+  if (o.profile) print_profile(phases);
   return EXIT_OK;
 }
 
@@ -712,6 +755,7 @@ void add_whir_command(CLI::App& app) {
   prove->add_option("--out", po.out, "Output proof file (default proof.bin)");
   prove->add_option("--claims-out", po.claims_out,
                     "Also write the claims (points and values) for `whir verify --claims`");
+  prove->add_flag("--profile", po.profile, "Print the GPU prover's device time per stage");
   prove->callback([poly, pts] {
     int rc = run_prove(prove_po, po, poly->count() > 0, pts->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);

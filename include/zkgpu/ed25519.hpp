@@ -35,28 +35,36 @@ struct Ed25519Item {
 [[nodiscard]] bool ed25519_verify(std::span<const uint8_t> public_key, std::span<const uint8_t> signature,
                                   std::span<const uint8_t> message, Ed25519Mode mode = Ed25519Mode::Openssl);
 
+// Auto verifies a batch on the GPU from this many signatures up (per call:
+// Ed25519BatchOptions::gpu_crossover). Measured on the H200 machine (16-thread Xeon host) on
+// 2026-11-30: `zkgpu ed25519 bench` found the GPU faster from 128 signatures with the fixed-window
+// kernels (256 before them; BENCHMARKS.md).
+inline constexpr uint64_t ED25519_GPU_CROSSOVER_ITEMS = 128;
+
+// What travels with one batch call.
+struct Ed25519BatchOptions {
+  Backend backend = Backend::Auto;
+  // Backend::Auto uses the GPU from this many items up (0: always, when a GPU is usable). The
+  // crossover depends on the host's cores and the GPU: `zkgpu ed25519 bench` measures it.
+  uint64_t gpu_crossover = ED25519_GPU_CROSSOVER_ITEMS;
+};
+
 // Per-item verdicts: out[i] = 1 when items[i] is valid under `mode`, else 0. Every item is
 // judged on its own: an invalid item never changes another's verdict, and CPU and CUDA give the
 // same bytes. Throws Error(InvalidArgument) naming the first item whose key or signature has the
 // wrong length, or when out.size() != items.size(); Error(Unavailable) for Backend::Cuda without
-// a usable GPU. Auto uses the GPU from ed25519_gpu_crossover() items on. On the CPU, Zip215
-// batches of 32 or more go through ed25519_verify_batch_zip215_rlc (same verdicts).
+// a usable GPU. Auto uses the GPU from options.gpu_crossover items on. On the CPU, Zip215 batches
+// of 32 or more go through ed25519_verify_batch_zip215_rlc (same verdicts).
+void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
+                          const Ed25519BatchOptions& options);
+[[nodiscard]] std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items, Ed25519Mode mode,
+                                                        const Ed25519BatchOptions& options);
+// The same with the default options and this backend.
 void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out,
                           Ed25519Mode mode = Ed25519Mode::Openssl, Backend backend = Backend::Auto);
 [[nodiscard]] std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items,
                                                         Ed25519Mode mode = Ed25519Mode::Openssl,
                                                         Backend backend = Backend::Auto);
-
-// The batch size from which Backend::Auto uses the GPU: the environment variable
-// ZKGPU_ED25519_CROSSOVER (a decimal integer), else the number in the file named by
-// ZKGPU_ED25519_CROSSOVER_FILE (`zkgpu ed25519 bench --save-crossover FILE` writes it), else
-// ED25519_GPU_CROSSOVER_DEFAULT. Read once per process; a value that is not a decimal integer,
-// or a file that cannot be read or holds anything else, is an Error(InvalidArgument).
-// Measured on the H200 machine (16-thread Xeon host) on 2026-11-30: `zkgpu ed25519 bench
-// --save-crossover` found the GPU faster from 128 signatures with the fixed-window kernels
-// (256 before them; BENCHMARKS.md).
-inline constexpr uint64_t ED25519_GPU_CROSSOVER_DEFAULT = 128;
-uint64_t ed25519_gpu_crossover();
 
 // ZIP-215 random-linear-combination batch check (CPU): true iff
 // [8]((sum z_i S_i) B - sum z_i R_i - sum (z_i k_i) A_i) = O for random 128-bit z_i, which holds

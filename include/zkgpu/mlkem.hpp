@@ -24,21 +24,38 @@ MlKemSizes mlkem_sizes(MlKemSet set);
 std::optional<MlKemSet> parse_mlkem_set(std::string_view s);  // "512" | "768" | "1024"
 const char* to_string(MlKemSet set);                          // "ML-KEM-768"
 
+// Backend::Auto runs a batch on the GPU from these many items up (per call:
+// PqBatchOptions::gpu_crossover). The H200 runs of 2026-11-30 (BENCHMARKS.md: GPU kernels and the
+// chunked pipeline against our SIMD CPU backend on 16 threads): the GPU wins 2.1-3.5x at 256 items
+// and loses 5-10x at 1 (a call costs it ~0.1-0.2 ms), so the tie lies between; 256 keeps a margin.
+inline constexpr uint64_t MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS = 256;
+inline constexpr uint64_t MLKEM_GPU_CROSSOVER_ITEMS = 256;  // encaps, decaps
+
+// Each operation takes PqBatchOptions last, or a bare Backend (the default options otherwise).
+
 // KeyGen_internal(d, z) for each 64-byte seed d || z.
+void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
+                        const PqBatchOptions& options);
 void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
                         Backend backend = Backend::Auto);
 
 // Encaps with an explicit message m per item (the deterministic Encaps_internal; tests and
 // cross-checks). An ek that fails the modulus check gives InvalidInput and zeroed c and K.
 void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
+                        std::span<uint8_t> key, std::span<PqStatus> status, const PqBatchOptions& options);
+void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
                         std::span<uint8_t> key, std::span<PqStatus> status, Backend backend = Backend::Auto);
 
 // Encaps with fresh random m from the operating system, as FIPS 203 Algorithm 20 does.
+void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
+                               std::span<PqStatus> status, const PqBatchOptions& options);
 void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
                                std::span<PqStatus> status, Backend backend = Backend::Auto);
 
 // Decaps with implicit rejection: a ciphertext that does not re-encrypt still gives a key (the
 // pseudorandom J(z || c)) and Ok. InvalidInput only for a dk whose stored H(ek) does not match.
+void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
+                        std::span<PqStatus> status, const PqBatchOptions& options);
 void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
                         std::span<PqStatus> status, Backend backend = Backend::Auto);
 

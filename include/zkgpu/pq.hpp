@@ -1,7 +1,12 @@
-// Shared by the ML-KEM and ML-DSA batch APIs: per-item status and operating-system randomness.
+// Shared by the ML-KEM and ML-DSA batch APIs: per-item status, per-call options and
+// operating-system randomness.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include "zkgpu/backend.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu {
 
@@ -11,6 +16,21 @@ enum class PqStatus : uint8_t {
   Ok = 0,
   InvalidInput = 1,  // the item was rejected: wrong length, ek not reduced mod q, dk hash mismatch,
                      // context over 255 bytes, ...
+};
+
+// What travels with one ML-KEM or ML-DSA batch call.
+struct PqBatchOptions {
+  Backend backend = Backend::Auto;
+  // Backend::Auto uses the GPU from this many items up; unset: the operation's own crossover
+  // (MLKEM_GPU_CROSSOVER_ITEMS, MLDSA_SIGN_GPU_CROSSOVER_ITEMS, ...).
+  std::optional<uint64_t> gpu_crossover = std::nullopt;
+  // GPU: the phases of every chunk of the batch, appended as the chunks finish (they overlap on
+  // several streams): "pack" (the host fills pinned staging), "upload", the operation's kernels
+  // ("hash", "xof", "keygen", "encrypt", "decrypt", "reencrypt", "final", "prepare", "core",
+  // "finish", "sign"), "download", each with its device time on the chunk's stream; wall_ms adds
+  // the call's host time. ML-DSA keygen, one kernel without chunks: "upload", "keygen",
+  // "download". The CPU backend leaves it alone.
+  PhaseTimes* phase_times = nullptr;
 };
 
 // Fills buf from the operating system's CSPRNG (getrandom); throws zkgpu::Error if it fails.

@@ -18,6 +18,7 @@
 #include "zkgpu/core/hash/sponge.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/merkle.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu::whir {
 
@@ -155,8 +156,25 @@ struct Proof {
 BabyBear4 evaluate_multilinear(std::span<const BabyBear> table, std::span<const BabyBear4> point);
 BabyBear4 evaluate_multilinear(std::span<const BabyBear4> table, std::span<const BabyBear4> point);
 
-// Backend::Auto proves on the GPU from this many variables up.
+// Backend::Auto proves on the GPU from this many variables up (per call: ProveOptions::gpu_crossover).
 inline constexpr unsigned WHIR_GPU_CROSSOVER_VARS = 14;
+
+// What travels with one prove.
+struct ProveOptions {
+  Backend backend = Backend::Auto;
+  // Backend::Auto proves on the GPU from this many variables up.
+  unsigned gpu_crossover = WHIR_GPU_CROSSOVER_VARS;
+  // GPU prover: every stage call in the order they ran, each with its device time on the prover's
+  // stream: "upload", "transpose", "lde", "merkle", "sumcheck", "weights", "ood-eval", "open",
+  // "download", "gpu-pow", and "host" for the stream time between two stages (the host's
+  // transcript, CPU PoW and fibre folds); wall_ms, the prove from the workspace's allocation on.
+  // Appended to (one PhaseTimes can collect several proves) when the prove succeeds; the CPU
+  // prover leaves it alone.
+  PhaseTimes* phase_times = nullptr;
+  // Set to the GPU's out-of-memory message when Backend::Auto took the GPU, the prover's tables did
+  // not fit and the CPU proved instead; left alone otherwise.
+  std::string* gpu_fallback = nullptr;
+};
 
 // Commits to the 2^n evaluations and proves the claims (each point of n coordinates; the values are
 // taken as given: a false claim yields a proof the verifier rejects). The PoW is ground
@@ -164,10 +182,13 @@ inline constexpr unsigned WHIR_GPU_CROSSOVER_VARS = 14;
 // CPU and GPU provers write byte-identical proofs. Backend::Cuda proves on the GPU (the witness is
 // uploaded once, only transcript values come back) and throws Error(Unavailable) without a usable
 // GPU, Error(OutOfMemory) when the prover's tables do not fit in free device memory. Backend::Auto
-// uses the GPU from WHIR_GPU_CROSSOVER_VARS variables up and falls back to the CPU, with a warning
-// on stderr, when the GPU is out of memory.
+// uses the GPU from options.gpu_crossover variables up and falls back to the CPU when the GPU is out
+// of memory (options.gpu_fallback says so).
 Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims,
-            Backend backend = Backend::Cpu);
+            const ProveOptions& options);
+// The same with the default options and this backend.
+Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims,
+            Backend backend = Backend::Auto);
 
 struct VerifyResult {
   bool accepted = false;

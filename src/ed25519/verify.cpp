@@ -1,10 +1,8 @@
-// The public Ed25519 API: argument checks, mode names, the crossover and backend dispatch.
+// The public Ed25519 API: argument checks, mode names and backend dispatch.
 #include <algorithm>
-#include <fstream>
 #include <string>
 
 #include "ed25519/cpu/verify_cpu.hpp"
-#include "runtime/env.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -55,39 +53,17 @@ void check_lengths(std::span<const Ed25519Item> items) {
   }
 }
 
-uint64_t read_crossover() {
-  if (const auto n = env_uint("ZKGPU_ED25519_CROSSOVER", 0, UINT64_MAX)) return *n;
-  if (const auto file = env_string("ZKGPU_ED25519_CROSSOVER_FILE")) {
-    std::ifstream f(*file);
-    std::string word, extra;
-    if (!(f >> word)) throw_invalid("ed25519: cannot read a crossover from ZKGPU_ED25519_CROSSOVER_FILE=" + *file);
-    const auto n = parse_decimal(word, 0, UINT64_MAX);
-    if (!n || f >> extra)
-      throw_invalid("ed25519: ZKGPU_ED25519_CROSSOVER_FILE=" + *file +
-                    " must hold one decimal integer "
-                    "(0 to 18446744073709551615) and nothing else; it starts with '" +
-                    word + "'");
-    return *n;
-  }
-  return ED25519_GPU_CROSSOVER_DEFAULT;
-}
 }  // namespace
 
-uint64_t ed25519_gpu_crossover() {
-  static const uint64_t value = read_crossover();
-  return value;
-}
-
 void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
-                          Backend backend) {
+                          const Ed25519BatchOptions& options) {
   if (out.size() != items.size())
     throw_invalid("ed25519: " + std::to_string(items.size()) + " items but room for " + std::to_string(out.size()) +
                   " results");
   check_lengths(items);
   if (items.empty()) return;
   const auto m = static_cast<ed25519::VerifyMode>(mode);
-  const uint64_t crossover = backend == Backend::Auto ? ed25519_gpu_crossover() : 0;
-  if (resolve_backend(backend, items.size(), crossover) == Backend::Cuda) {
+  if (resolve_backend(options.backend, items.size(), options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     ed25519::cuda::verify_items(items, out, m);
     return;
@@ -106,10 +82,20 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
   ed25519::cpu::verify_items(items, out, m);
 }
 
-std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items, Ed25519Mode mode, Backend backend) {
+std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items, Ed25519Mode mode,
+                                          const Ed25519BatchOptions& options) {
   std::vector<uint8_t> out(items.size());
-  ed25519_verify_batch(items, out, mode, backend);
+  ed25519_verify_batch(items, out, mode, options);
   return out;
+}
+
+void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
+                          Backend backend) {
+  ed25519_verify_batch(items, out, mode, Ed25519BatchOptions{.backend = backend});
+}
+
+std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items, Ed25519Mode mode, Backend backend) {
+  return ed25519_verify_batch(items, mode, Ed25519BatchOptions{.backend = backend});
 }
 
 }  // namespace zkgpu

@@ -1,6 +1,6 @@
 // ML-DSA batches: input checks and mu on the CPU, then the CPU backend (OpenMP over items; a
 // dynamic schedule, as signing time varies with the rejected attempts) or the CUDA kernels, both
-// calling core/mldsa per item. Auto picks the GPU from the per-operation crossovers of pq_common.hpp.
+// calling core/mldsa per item. Auto picks the GPU from the per-operation crossovers of zkgpu/mldsa.hpp.
 // The CPU runs the core algorithms with the host samplers (pq/cpu/mldsa_cpu.hpp: four SHAKE
 // streams at a time), the kernels with the portable ones; both give the same bytes.
 #include <cstring>
@@ -50,15 +50,15 @@ const char* to_string(MlDsaSet set) {
 }
 
 void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<uint8_t> pk, std::span<uint8_t> sk,
-                        Backend backend) {
+                        const PqBatchOptions& options) {
   const MlDsaSizes sz = mldsa_sizes(set);
   const size_t n = seeds.size() / MlDsaSizes::seed;
   pq::check_items(seeds, n, MlDsaSizes::seed, "mldsa keygen", "seeds");
   pq::check_items(pk, n, sz.pk, "mldsa keygen", "pk");
   pq::check_items(sk, n, sz.sk, "mldsa keygen", "sk");
-  if (resolve_backend(backend, n, pq::MLDSA_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, n, pq::crossover(options, MLDSA_KEYGEN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data());
+    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data(), options.phase_times);
     return;
 #endif
   }
@@ -72,12 +72,13 @@ void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<
 }
 
 void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::span<uint8_t> sigs,
-                      std::span<PqStatus> status, Backend backend) {
+                      std::span<PqStatus> status, const MlDsaSignOptions& options) {
   const MlDsaSizes sz = mldsa_sizes(set);
   const size_t n = items.size();
   pq::check_items(sigs, n, sz.sig, "mldsa sign", "signatures");
   pq::check_items(status, n, 1, "mldsa sign", "status");
-  const bool gpu = resolve_backend(backend, n, pq::MLDSA_SIGN_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  const bool gpu =
+      resolve_backend(options.backend, n, pq::crossover(options, MLDSA_SIGN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda;
   with_params(set, [&]<class P>() {
     // Per item on the CPU: the input checks, and for the CPU backend mu (the GPU computes mu).
     std::vector<uint8_t> mus(gpu ? 0 : n * 64), rnds(gpu ? 0 : n * 32), ok(n);
@@ -96,7 +97,8 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
     }
     if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      cuda::mldsa_sign_items(level(set), items, sigs.data(), ok.data());
+      cuda::mldsa_sign_items(level(set), items, sigs.data(), ok.data(),
+                             {.phases = options.phase_times, .profile = options.sign_profile});
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 4) if (n > 1)
@@ -114,10 +116,12 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
   });
 }
 
-void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok, Backend backend) {
+void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok,
+                        const PqBatchOptions& options) {
   const size_t n = items.size();
   pq::check_items(ok, n, 1, "mldsa verify", "results");
-  const bool gpu = resolve_backend(backend, n, pq::MLDSA_VERIFY_GPU_CROSSOVER_ITEMS) == Backend::Cuda;
+  const bool gpu =
+      resolve_backend(options.backend, n, pq::crossover(options, MLDSA_VERIFY_GPU_CROSSOVER_ITEMS)) == Backend::Cuda;
   with_params(set, [&]<class P>() {
     // The GPU path gets only the length checks here: it computes tr and mu on the device.
     std::vector<uint8_t> mus(gpu ? 0 : n * 64);
@@ -138,9 +142,25 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
       ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
 #if ZKGPU_HAVE_CUDA
-    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data());
+    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data(), options.phase_times);
 #endif
   });
+}
+
+void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<uint8_t> pk, std::span<uint8_t> sk,
+                        Backend backend) {
+  mldsa_keygen_batch(set, seeds, pk, sk, PqBatchOptions{.backend = backend});
+}
+
+void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::span<uint8_t> sigs,
+                      std::span<PqStatus> status, Backend backend) {
+  MlDsaSignOptions options;
+  options.backend = backend;
+  mldsa_sign_batch(set, items, sigs, status, options);
+}
+
+void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok, Backend backend) {
+  mldsa_verify_batch(set, items, ok, PqBatchOptions{.backend = backend});
 }
 
 }  // namespace zkgpu

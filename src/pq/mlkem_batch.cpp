@@ -1,5 +1,5 @@
 // ML-KEM batches: the CPU backend (OpenMP over items) or the CUDA kernels, both calling
-// core/mlkem per item; Auto picks the GPU from the crossovers of pq_common.hpp up. The CPU runs the
+// core/mlkem per item; Auto picks the GPU from the crossovers of zkgpu/mlkem.hpp up. The CPU runs the
 // core algorithms with the host Ops (pq/cpu/mlkem_cpu.hpp: four-way Keccak sampling, AVX2 NTTs),
 // the kernels with the portable ones; both give the same bytes.
 #include <cstring>
@@ -55,15 +55,15 @@ void with_rank(MlKemSet set, F&& f) {
 }  // namespace
 
 void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
-                        Backend backend) {
+                        const PqBatchOptions& options) {
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = seeds.size() / MlKemSizes::seed;
   pq::check_items(seeds, n, MlKemSizes::seed, "mlkem keygen", "seeds");
   pq::check_items(ek, n, sz.ek, "mlkem keygen", "ek");
   pq::check_items(dk, n, sz.dk, "mlkem keygen", "dk");
-  if (resolve_backend(backend, n, pq::MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, n, pq::crossover(options, MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data());
+    cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data(), options.phase_times);
     return;
 #endif
   }
@@ -78,17 +78,17 @@ void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<
 }
 
 void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
-                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
+                        std::span<uint8_t> key, std::span<PqStatus> status, const PqBatchOptions& options) {
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = status.size();
   pq::check_items(ek, n, sz.ek, "mlkem encaps", "ek");
   pq::check_items(m, n, MlKemSizes::msg, "mlkem encaps", "m");
   pq::check_items(ct, n, sz.ct, "mlkem encaps", "ciphertexts");
   pq::check_items(key, n, MlKemSizes::key, "mlkem encaps", "keys");
-  if (resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, n, pq::crossover(options, MLKEM_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<uint8_t> ok(n);
-    cuda::mlkem_encaps(int(set), n, ek.data(), m.data(), ct.data(), key.data(), ok.data());
+    cuda::mlkem_encaps(int(set), n, ek.data(), m.data(), ct.data(), key.data(), ok.data(), options.phase_times);
     for (size_t i = 0; i < n; ++i) {
       status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
       if (!ok[i]) {
@@ -116,10 +116,10 @@ void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<con
 }
 
 void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
-                               std::span<PqStatus> status, Backend backend) {
+                               std::span<PqStatus> status, const PqBatchOptions& options) {
   std::vector<uint8_t> m(status.size() * MlKemSizes::msg);
   fill_random(m.data(), m.size());
-  mlkem_encaps_batch(set, ek, m, ct, key, status, backend);
+  mlkem_encaps_batch(set, ek, m, ct, key, status, options);
 }
 
 // The CUDA decapsulation runs as warp kernels (src/pq/cuda/mlkem_kernels.cu); the first, fused
@@ -129,18 +129,19 @@ constexpr bool MLKEM_GPU_DECAPS_ENABLED = true;
 }  // namespace
 
 void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
-                        std::span<PqStatus> status, Backend backend) {
+                        std::span<PqStatus> status, const PqBatchOptions& options) {
   const MlKemSizes sz = mlkem_sizes(set);
   const size_t n = status.size();
   pq::check_items(dk, n, sz.dk, "mlkem decaps", "dk");
   pq::check_items(ct, n, sz.ct, "mlkem decaps", "ciphertexts");
   pq::check_items(key, n, MlKemSizes::key, "mlkem decaps", "keys");
-  if (!MLKEM_GPU_DECAPS_ENABLED && backend == Backend::Cuda)
+  if (!MLKEM_GPU_DECAPS_ENABLED && options.backend == Backend::Cuda)
     throw Error(ErrorCode::Unavailable, "mlkem decaps: the CUDA path is disabled; use cpu or auto");
-  if (MLKEM_GPU_DECAPS_ENABLED && resolve_backend(backend, n, pq::MLKEM_GPU_CROSSOVER_ITEMS) == Backend::Cuda) {
+  if (MLKEM_GPU_DECAPS_ENABLED &&
+      resolve_backend(options.backend, n, pq::crossover(options, MLKEM_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<uint8_t> ok(n);
-    cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data());
+    cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data(), options.phase_times);
     for (size_t i = 0; i < n; ++i) {
       status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
       if (!ok[i]) std::memset(key.data() + i * 32, 0, 32);
@@ -158,6 +159,26 @@ void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<con
       status[i] = ok ? PqStatus::Ok : PqStatus::InvalidInput;
     }
   });
+}
+
+void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<uint8_t> ek, std::span<uint8_t> dk,
+                        Backend backend) {
+  mlkem_keygen_batch(set, seeds, ek, dk, PqBatchOptions{.backend = backend});
+}
+
+void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<const uint8_t> m, std::span<uint8_t> ct,
+                        std::span<uint8_t> key, std::span<PqStatus> status, Backend backend) {
+  mlkem_encaps_batch(set, ek, m, ct, key, status, PqBatchOptions{.backend = backend});
+}
+
+void mlkem_encaps_random_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<uint8_t> ct, std::span<uint8_t> key,
+                               std::span<PqStatus> status, Backend backend) {
+  mlkem_encaps_random_batch(set, ek, ct, key, status, PqBatchOptions{.backend = backend});
+}
+
+void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
+                        std::span<PqStatus> status, Backend backend) {
+  mlkem_decaps_batch(set, dk, ct, key, status, PqBatchOptions{.backend = backend});
 }
 
 }  // namespace zkgpu

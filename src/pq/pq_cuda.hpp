@@ -3,33 +3,42 @@
 // All pointers are host memory with items packed back to back, as in the public batch API. The
 // kernels run the same include/zkgpu/core steps as the CPU backend (docs/pq-gpu.md), most calls in chunks
 // that overlap transfers and kernels; results are byte-identical to the CPU. Errors throw
-// zkgpu::Error.
+// zkgpu::Error. `phases`, when not null, receives the phases of every chunk (PqBatchOptions).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "zkgpu/mldsa.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu::cuda {
 
 // k = 2, 3, 4 (ML-KEM-512/768/1024). ok[i] = 1 for an accepted item, 0 for a rejected one.
-void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk);
-void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok);
-void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok);
+void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, PhaseTimes* phases = nullptr);
+void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok,
+                  PhaseTimes* phases = nullptr);
+void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok,
+                  PhaseTimes* phases = nullptr);
 // level = 44, 65, 87. mu: 64 bytes per item (computed on the host from tr, ctx and the message).
-void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk);
+void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, PhaseTimes* phases = nullptr);
+
+struct MlDsaSignGpuOptions {
+  // The persistent kernel runs as many blocks as are resident at once, at most this many when it
+  // is nonzero (the GPU tests pass a few, so that each warp signs several items in turn at small
+  // sizes).
+  unsigned max_blocks = 0;
+  PhaseTimes* phases = nullptr;
+  MlDsaSignProfile* profile = nullptr;  // the warps' cycle counters, added up over the chunks
+};
 // Signs the items i with ok[i] == 1 (lengths and context size already checked by the caller) into
 // sigs + i * SIG_BYTES and sets ok[i] (0: malformed expanded key or the kappa limit); items with
 // ok[i] == 0 are left alone. mu is computed on the device; an empty rnd means deterministic.
-// The persistent kernel runs as many blocks as are resident at once, at most max_blocks when
-// that is nonzero (the GPU tests pass a few, so that each warp signs several items in turn at
-// small sizes).
 void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok,
-                      unsigned max_blocks = 0);
+                      const MlDsaSignGpuOptions& options = {});
 // Verifies the items i with ok[i] == 1 (lengths and context size already checked by the caller) and
 // sets ok[i] to the result; items with ok[i] == 0 are left alone. tr and mu are computed on the
 // device (or the external mu is used), in chunks that overlap packing, transfers and kernels.
-void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok);
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok, PhaseTimes* phases = nullptr);
 
 }  // namespace zkgpu::cuda

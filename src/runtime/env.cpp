@@ -12,13 +12,14 @@ namespace {
                 " (or leave it unset)");
 }
 
-}  // namespace
-
+// The raw value, or nullopt when unset or empty.
 std::optional<std::string> env_string(const char* name) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return std::nullopt;
   return std::string(v);
 }
+
+}  // namespace
 
 std::optional<uint64_t> parse_decimal(std::string_view text, uint64_t min, uint64_t max) {
   if (text.empty()) return std::nullopt;
@@ -31,14 +32,6 @@ std::optional<uint64_t> parse_decimal(std::string_view text, uint64_t min, uint6
   }
   if (v < min || v > max) return std::nullopt;
   return v;
-}
-
-std::optional<uint64_t> env_uint(const char* name, uint64_t min, uint64_t max) {
-  const auto v = env_string(name);
-  if (!v) return std::nullopt;
-  const auto n = parse_decimal(*v, min, max);
-  if (!n) bad_value(name, *v, "a decimal integer from " + std::to_string(min) + " to " + std::to_string(max));
-  return n;
 }
 
 bool env_flag(const char* name) {

@@ -1,6 +1,5 @@
 // The WHIR prover's transcript logic (spec §3-§4, transcript §7.2), written once over the
 // ProverBackend interface; the tables live on the CPU or the GPU backend.
-#include <iostream>
 #include <optional>
 #include <string>
 
@@ -188,7 +187,8 @@ Proof prove_with_backend(const WhirConfig& cfg, ProverBackend& be, std::span<con
 
 }  // namespace detail
 
-Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims, Backend backend) {
+Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims,
+            const ProveOptions& options) {
   const unsigned n = cfg.num_variables();
   if (evals.size() != (size_t(1) << n))
     throw_invalid("WHIR prove: the polynomial has " + std::to_string(evals.size()) + " evaluations, expected 2^" +
@@ -201,16 +201,16 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
       throw_invalid("WHIR prove: claim " + std::to_string(i) + " has a point of " +
                     std::to_string(claims[i].point.size()) + " coordinates, expected " + std::to_string(n));
   // Throws Error(Unavailable) for an explicit Cuda request without a usable GPU.
-  const Backend used = resolve_backend(backend, n, WHIR_GPU_CROSSOVER_VARS);
+  const Backend used = resolve_backend(options.backend, n, options.gpu_crossover);
   if (used == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     try {
-      const std::unique_ptr<ProverBackend> be =
-          cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2());
+      const std::unique_ptr<ProverBackend> be = cuda::make_backend(
+          evals, detail::prover_shape(cfg), detail::whir_poseidon2(), {.phase_times = options.phase_times});
       return detail::prove_with_backend(cfg, *be, claims);
     } catch (const Error& e) {
-      if (backend != Backend::Auto || e.code() != ErrorCode::OutOfMemory) throw;
-      std::cerr << "warning: the GPU WHIR prover does not fit (" << e.what() << "); proving on the CPU\n";
+      if (options.backend != Backend::Auto || e.code() != ErrorCode::OutOfMemory) throw;
+      if (options.gpu_fallback) *options.gpu_fallback = e.what();
     }
 #else
     throw Error(ErrorCode::Unavailable, "WHIR prove: this build has no CUDA backend; use Backend::Cpu");
@@ -218,6 +218,10 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
   }
   const std::unique_ptr<ProverBackend> be = detail::make_cpu_backend(evals);
   return detail::prove_with_backend(cfg, *be, claims);
+}
+
+Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims, Backend backend) {
+  return prove(cfg, evals, claims, ProveOptions{.backend = backend});
 }
 
 }  // namespace zkgpu::whir

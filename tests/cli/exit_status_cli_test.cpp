@@ -172,29 +172,26 @@ TEST(CliExitStatus, BadEnvironmentValuesAreErrors) {
   auto r = run_cli_env("ZKGPU_SIMD=scalar", "info");
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "using scalar")) << r.out;
+}
 
-  // ZKGPU_ED25519_CROSSOVER: read by a verification with --backend auto.
-  for (const char* value : {"-5", "12abc", "0x10", "99999999999999999999"}) {
+TEST(CliExitStatus, GpuCrossoverMustBeADecimalInteger) {
+  // CLI11 would take "-5" as 2^64 - 5 and "010" as octal: the flag is parsed as digits only.
+  for (const char* value : {"-5", "12abc", "0x10", "99999999999999999999", ""}) {
     SCOPED_TRACE(value);
-    r = run_cli_env(std::string("ZKGPU_ED25519_CROSSOVER=") + value, "ed25519 verify --backend auto", ed25519_line());
+    auto r = run_cli("ed25519 verify --backend auto --gpu-crossover '" + std::string(value) + "'", ed25519_line());
     EXPECT_EQ(r.rc, 2) << r.out;
-    EXPECT_TRUE(contains(r.out, "ZKGPU_ED25519_CROSSOVER='" + std::string(value) + "': expected a decimal integer"))
-        << r.out;
+    EXPECT_TRUE(contains(r.out, "--gpu-crossover '" + std::string(value) + "': expected a decimal integer")) << r.out;
   }
-  r = run_cli_env("ZKGPU_ED25519_CROSSOVER=1000", "ed25519 verify --backend auto", ed25519_line());
+  for (const char* value : {"0", "010", "1000", "18446744073709551615"}) {
+    SCOPED_TRACE(value);
+    auto r = run_cli("ed25519 verify --backend auto --gpu-crossover " + std::string(value), ed25519_line());
+    EXPECT_EQ(r.rc, 0) << r.out;
+    EXPECT_EQ(r.out, "1\n");
+  }
+  // Only the flag sets it: the environment is not consulted.
+  auto r = run_cli_env("ZKGPU_ED25519_CROSSOVER=12abc", "ed25519 verify --backend auto", ed25519_line());
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_EQ(r.out, "1\n");
-
-  // The crossover file must hold one number.
-  const std::string path = ::testing::TempDir() + "zkgpu_crossover_" + std::to_string(getpid());
-  std::ofstream(path) << "12 junk\n";
-  r = run_cli_env("ZKGPU_ED25519_CROSSOVER_FILE=" + path, "ed25519 verify --backend auto", ed25519_line());
-  EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_TRUE(contains(r.out, "must hold one decimal integer")) << r.out;
-  std::ofstream(path) << "12\n";
-  r = run_cli_env("ZKGPU_ED25519_CROSSOVER_FILE=" + path, "ed25519 verify --backend auto", ed25519_line());
-  std::remove(path.c_str());
-  EXPECT_EQ(r.rc, 0) << r.out;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // signatures, isolation of bad items, empty batches, huge messages, wrong lengths, and the
 // ZIP-215 random-linear-combination verifier against the single verdicts.
 #include <algorithm>
+#include <cstdint>
 
 #include "ed25519/ed25519_test_support.hpp"
 #include "zkgpu/status.hpp"
@@ -117,6 +118,35 @@ TEST(Ed25519Batch, WrongLengthsAreErrorsNamingTheItem) {
   std::vector<uint8_t> short_sig(63), pk(32), empty;
   EXPECT_FALSE(ed25519_verify(pk, short_sig, empty));
   EXPECT_FALSE(ed25519_verify(empty, empty, empty));
+}
+
+// The options overloads: the crossover moves Auto between the backends (0: the GPU whenever one
+// is usable; the largest value: always the CPU), never the verdicts; argument errors are the same.
+TEST(Ed25519Batch, OptionsOverloadsGiveTheSameVerdicts) {
+  test::Signer signer(12);
+  std::vector<SigCase> cases;
+  for (size_t i = 0; i < 40; ++i) cases.push_back(signer.sign(i * 7));
+  cases[3].sig[5] ^= 1;
+  cases[31].msg[0] ^= 1;
+  const auto items = test::items_of(cases);
+  for (Ed25519Mode m : {Ed25519Mode::Openssl, Ed25519Mode::Zip215}) {
+    const auto expected = ed25519_verify_batch(items, m, Backend::Cpu);
+    EXPECT_EQ(expected[3], 0);
+    EXPECT_EQ(expected[31], 0);
+    for (const Ed25519BatchOptions& o :
+         {Ed25519BatchOptions{.backend = Backend::Cpu},
+          Ed25519BatchOptions{.backend = Backend::Auto, .gpu_crossover = 0},
+          Ed25519BatchOptions{.backend = Backend::Auto, .gpu_crossover = UINT64_MAX}, Ed25519BatchOptions{}}) {
+      EXPECT_EQ(ed25519_verify_batch(items, m, o), expected) << o.gpu_crossover;
+      std::vector<uint8_t> out(items.size(), 0xCD);
+      ed25519_verify_batch(items, out, m, o);
+      EXPECT_EQ(out, expected) << o.gpu_crossover;
+    }
+  }
+  EXPECT_EQ(Ed25519BatchOptions{}.backend, Backend::Auto);
+  EXPECT_EQ(Ed25519BatchOptions{}.gpu_crossover, ED25519_GPU_CROSSOVER_ITEMS);
+  cases[0].sig.pop_back();
+  EXPECT_THROW((void)ed25519_verify_batch(test::items_of(cases), Ed25519Mode::Openssl, Ed25519BatchOptions{}), Error);
 }
 
 TEST(Ed25519Batch, ModeNamesRoundTrip) {

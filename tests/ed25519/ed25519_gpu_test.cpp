@@ -21,22 +21,27 @@ using test::SigCase;
 constexpr Ed25519Mode ALL_MODES[] = {Ed25519Mode::Openssl, Ed25519Mode::Strict, Ed25519Mode::Zip215};
 
 #if ZKGPU_HAVE_CUDA
-struct PoisonGuard {
-  PoisonGuard() { ed25519::cuda::set_result_poison(true); }
-  ~PoisonGuard() { ed25519::cuda::set_result_poison(false); }
-};
 // Which kernel runs: 0 = one lane per signature always, SIZE_MAX = 4 lanes per signature always,
 // else the 4-lane kernel for chunks of at most that many (the default, 8192; small mode 2048, so
 // that a batch of 4097, chunks of 4096 and 1, runs both kernels).
-struct CoopGuard {
-  size_t saved = ed25519::cuda::coop_max();
-  explicit CoopGuard(size_t v) { ed25519::cuda::set_coop_max(v); }
-  ~CoopGuard() { ed25519::cuda::set_coop_max(saved); }
-};
-std::vector<size_t> kernel_choices() { return test::sized<size_t>({0, SIZE_MAX, 8192}, {0, SIZE_MAX, 2048}); }
+std::vector<size_t> kernel_choices() {
+  return test::sized<size_t>({0, SIZE_MAX, ed25519::cuda::COOP_MAX_ITEMS}, {0, SIZE_MAX, 2048});
+}
+
+// The CUDA backend's verdicts with the device result buffer poisoned (a verdict no kernel writes
+// shows as 0xAB) and the host output prefilled (every verdict must be written).
+std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m, size_t coop_max,
+                                  size_t max_chunk_msg_bytes = ed25519::cuda::MAX_CHUNK_MSG_BYTES) {
+  std::vector<uint8_t> out(items.size(), 0xCD);
+  ed25519::cuda::verify_items(
+      items, out, static_cast<ed25519::VerifyMode>(m),
+      {.coop_max = coop_max, .max_chunk_msg_bytes = max_chunk_msg_bytes, .result_poison = true});
+  return out;
+}
 #endif
 
-[[maybe_unused]] std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
+// Through the public API, as a caller gets them.
+[[maybe_unused]] std::vector<uint8_t> public_gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519Mode m) {
   std::vector<uint8_t> out(items.size(), 0xCD);  // every verdict must be written
   ed25519_verify_batch(items, out, m, Backend::Cuda);
   return out;
@@ -74,7 +79,6 @@ std::vector<size_t> kernel_choices() { return test::sized<size_t>({0, SIZE_MAX, 
 TEST(Ed25519Gpu, RandomBatchesEqualCpuAtManySizes) {
   ZKGPU_REQUIRE_GPU();
 #if ZKGPU_HAVE_CUDA
-  PoisonGuard poison;
   test::Rng rng(102);
   // Chunks hold at least 4096 signatures: 4097 takes two, and 12289 (small mode's largest) four,
   // so a stream slot is reused.
@@ -86,8 +90,7 @@ TEST(Ed25519Gpu, RandomBatchesEqualCpuAtManySizes) {
       const auto cpu = ed25519_verify_batch(items, m, Backend::Cpu);
       for (size_t coop : kernel_choices()) {
         if (coop == SIZE_MAX && n > 70000) continue;  // the 4-lane kernel is for small chunks
-        CoopGuard kernel(coop);
-        const auto gpu = gpu_verdicts(items, m);
+        const auto gpu = gpu_verdicts(items, m, coop);
         ASSERT_EQ(gpu.size(), cpu.size());
         for (size_t i = 0; i < n; ++i)
           ASSERT_EQ(gpu[i], cpu[i]) << "n " << n << " item " << i << " mode " << to_string(m) << " coop_max " << coop
@@ -101,7 +104,6 @@ TEST(Ed25519Gpu, RandomBatchesEqualCpuAtManySizes) {
 TEST(Ed25519Gpu, EdgeCasesEveryModeEqualLabels) {
   ZKGPU_REQUIRE_GPU();
 #if ZKGPU_HAVE_CUDA
-  PoisonGuard poison;
   const auto j = test::load_vectors("ed25519/edge_cases_labelled_by_semantics.json");
   std::vector<SigCase> cases;
   std::vector<nlohmann::json> labels;
@@ -117,9 +119,8 @@ TEST(Ed25519Gpu, EdgeCasesEveryModeEqualLabels) {
                                                       {Ed25519Mode::Strict, "dalek_verify_strict"},
                                                       {Ed25519Mode::Zip215, "zip215_zebra_consensus"}};
   for (size_t coop : kernel_choices()) {
-    CoopGuard kernel(coop);
     for (const auto& [m, col] : cols) {
-      const auto gpu = gpu_verdicts(items, m);
+      const auto gpu = gpu_verdicts(items, m, coop);
       for (size_t i = 0; i < cases.size(); ++i)
         ASSERT_EQ(gpu[i], labels[i][col].get<bool>() ? 1 : 0)
             << cases[i].name << " " << to_string(m) << " coop_max " << coop;
@@ -131,12 +132,10 @@ TEST(Ed25519Gpu, EdgeCasesEveryModeEqualLabels) {
 TEST(Ed25519Gpu, KnownAnswersAndHugeMessagesAcrossChunks) {
   ZKGPU_REQUIRE_GPU();
 #if ZKGPU_HAVE_CUDA
-  PoisonGuard poison;
   const auto supercop = test::supercop_cases();
-  for (size_t coop : kernel_choices()) {
-    CoopGuard kernel(coop);
-    EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl), std::vector<uint8_t>(1024, 1)) << coop;
-  }
+  for (size_t coop : kernel_choices())
+    EXPECT_EQ(gpu_verdicts(test::items_of(supercop), Ed25519Mode::Openssl, coop), std::vector<uint8_t>(1024, 1))
+        << coop;
   // 70 one-MiB messages exceed one chunk's message budget (64 MiB): the batch splits by bytes; then
   // one message larger than the budget on its own (by one byte, the least that takes this path).
   // Small mode passes a budget of 1 MiB to the backend (same chunking code, 64x less hashing; a
@@ -144,10 +143,7 @@ TEST(Ed25519Gpu, KnownAnswersAndHugeMessagesAcrossChunks) {
   // of 16 KiB, the first 64 filling the budget exactly, and one of 1 MiB + 1.
   const size_t budget = test::sized<size_t>(ed25519::cuda::MAX_CHUNK_MSG_BYTES, size_t{1} << 20);
   auto verdicts = [&](const std::vector<SigCase>& cases, Ed25519Mode m) {
-    const auto items = test::items_of(cases);
-    std::vector<uint8_t> out(items.size(), 0xCD);
-    ed25519::cuda::verify_items(items, out, static_cast<ed25519::VerifyMode>(m), budget);
-    return out;
+    return gpu_verdicts(test::items_of(cases), m, ed25519::cuda::COOP_MAX_ITEMS, budget);
   };
   test::Signer signer(103);
   const size_t count = budget / test::sized<size_t>(1 << 20, 16 << 10) + 6, len = budget / (count - 6);
@@ -172,11 +168,11 @@ TEST(Ed25519Gpu, EmptyBatchAndContextRecreation) {
   test::Rng rng(104);
   const auto batch = fresh_batch(500, rng);
   const auto items = test::items_of(batch);
-  const auto before = gpu_verdicts(items, Ed25519Mode::Strict);
+  const auto before = public_gpu_verdicts(items, Ed25519Mode::Strict);
   ed25519::cuda::release_context();
-  EXPECT_EQ(gpu_verdicts(items, Ed25519Mode::Strict), before);
+  EXPECT_EQ(public_gpu_verdicts(items, Ed25519Mode::Strict), before);
   release_gpu_caches();
-  EXPECT_EQ(gpu_verdicts(items, Ed25519Mode::Strict), before);
+  EXPECT_EQ(public_gpu_verdicts(items, Ed25519Mode::Strict), before);
   EXPECT_EQ(before, ed25519_verify_batch(items, Ed25519Mode::Strict, Backend::Cpu));
   // Auto above the crossover agrees too (whichever backend it picks).
   EXPECT_EQ(ed25519_verify_batch(items, Ed25519Mode::Strict, Backend::Auto), before);

@@ -2,6 +2,8 @@
 // contexts, tampering, mixed batches with invalid items, and batch == one-by-one.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "support/test_support.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/status.hpp"
@@ -66,6 +68,47 @@ TEST_P(MlDsaApi, MixedBatchRoundTrip) {
   std::vector<uint8_t> bad_ok(bad.size(), 7);
   mldsa_verify_batch(set(), bad, bad_ok, Backend::Cpu);
   EXPECT_EQ(bad_ok, std::vector<uint8_t>(bad.size(), 0));
+}
+
+// The options overloads give the Backend overloads' bytes; the CPU backend leaves a PhaseTimes and
+// a sign profile alone, and so does Auto with a crossover no batch reaches.
+TEST_P(MlDsaApi, OptionsOverloadsGiveTheSameBytes) {
+  Rng rng(300 + GetParam());
+  const auto sz = mldsa_sizes(set());
+  const size_t n = 5;
+  const Bytes seeds = rng.bytes(n * 32);
+  Bytes pk(n * sz.pk), sk(n * sz.sk), sigs(n * sz.sig);
+  mldsa_keygen_batch(set(), seeds, pk, sk, Backend::Cpu);
+  std::vector<Bytes> msgs;
+  std::vector<MlDsaSignItem> items;
+  for (size_t i = 0; i < n; ++i) msgs.push_back(rng.bytes(10 + i));
+  for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, {}, false});
+  std::vector<PqStatus> st(n);
+  mldsa_sign_batch(set(), items, sigs, st, Backend::Cpu);
+  std::vector<MlDsaVerifyItem> vitems;
+  for (size_t i = 0; i < n; ++i)
+    vitems.push_back({{&pk[i * sz.pk], sz.pk}, msgs[i], {}, {&sigs[i * sz.sig], sz.sig}, false});
+  for (const PqBatchOptions& o : {PqBatchOptions{.backend = Backend::Cpu},
+                                  PqBatchOptions{.backend = Backend::Auto, .gpu_crossover = UINT64_MAX}}) {
+    PhaseTimes times;
+    MlDsaSignProfile profile;
+    PqBatchOptions with = o;
+    with.phase_times = &times;
+    Bytes pk_o(n * sz.pk), sk_o(n * sz.sk), sigs_o(n * sz.sig);
+    mldsa_keygen_batch(set(), seeds, pk_o, sk_o, with);
+    std::vector<PqStatus> st_o(n);
+    mldsa_sign_batch(set(), items, sigs_o, st_o, MlDsaSignOptions{with, &profile});
+    std::vector<uint8_t> ok(n);
+    mldsa_verify_batch(set(), vitems, ok, with);
+    EXPECT_EQ(pk_o, pk);
+    EXPECT_EQ(sk_o, sk);
+    EXPECT_EQ(sigs_o, sigs);
+    EXPECT_EQ(st_o, st);
+    EXPECT_EQ(ok, std::vector<uint8_t>(n, 1));
+    EXPECT_TRUE(times.phases.empty());
+    EXPECT_EQ(profile.items, 0u);
+    EXPECT_TRUE(profile.phase_cycles.empty());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSets, MlDsaApi, ::testing::Values(44, 65, 87));

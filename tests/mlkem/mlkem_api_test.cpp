@@ -2,6 +2,8 @@
 // J(z || c), mixed batches with invalid items, batch == one-by-one, and size errors.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "zkgpu/core/keccak/keccak.hpp"
 #include "mlkem/mlkem_support.hpp"
 #include "support/test_support.hpp"
@@ -88,6 +90,44 @@ TEST_P(MlKemApi, WrongBufferSizesThrow) {
   dk.resize(sz.dk);
   Bytes short_c(sz.ct - 1);
   EXPECT_THROW(mlkem_decaps_batch(set(), dk, short_c, k, st, Backend::Cpu), Error);
+}
+
+// The options overloads give the Backend overloads' bytes; the CPU backend leaves a PhaseTimes
+// alone, and so does Auto with a crossover no batch reaches (it never takes the GPU).
+TEST_P(MlKemApi, OptionsOverloadsGiveTheSameBytes) {
+  EXPECT_EQ(PqBatchOptions{}.backend, Backend::Auto);
+  EXPECT_FALSE(PqBatchOptions{}.gpu_crossover.has_value());
+  Rng rng(200 + GetParam());
+  const auto sz = mlkem_sizes(set());
+  const size_t n = 9;
+  const Bytes seeds = rng.bytes(n * 64), m = rng.bytes(n * 32);
+  Bytes ek(n * sz.ek), dk(n * sz.dk), c(n * sz.ct), k(n * 32), k2(n * 32);
+  std::vector<PqStatus> st(n), st2(n);
+  mlkem_keygen_batch(set(), seeds, ek, dk, Backend::Cpu);
+  mlkem_encaps_batch(set(), ek, m, c, k, st, Backend::Cpu);
+  mlkem_decaps_batch(set(), dk, c, k2, st2, Backend::Cpu);
+  for (const PqBatchOptions& o : {PqBatchOptions{.backend = Backend::Cpu},
+                                  PqBatchOptions{.backend = Backend::Auto, .gpu_crossover = UINT64_MAX}}) {
+    PhaseTimes times;
+    PqBatchOptions with = o;
+    with.phase_times = &times;
+    Bytes ek_o(n * sz.ek), dk_o(n * sz.dk), c_o(n * sz.ct), k_o(n * 32), k2_o(n * 32), c_r(n * sz.ct), k_r(n * 32);
+    std::vector<PqStatus> st_o(n), st2_o(n), st_r(n);
+    mlkem_keygen_batch(set(), seeds, ek_o, dk_o, with);
+    mlkem_encaps_batch(set(), ek, m, c_o, k_o, st_o, with);
+    mlkem_decaps_batch(set(), dk, c, k2_o, st2_o, with);
+    mlkem_encaps_random_batch(set(), ek, c_r, k_r, st_r, with);
+    EXPECT_EQ(ek_o, ek);
+    EXPECT_EQ(dk_o, dk);
+    EXPECT_EQ(c_o, c);
+    EXPECT_EQ(k_o, k);
+    EXPECT_EQ(st_o, st);
+    EXPECT_EQ(k2_o, k2);
+    EXPECT_EQ(st2_o, st2);
+    EXPECT_EQ(st_r, std::vector<PqStatus>(n, PqStatus::Ok));
+    EXPECT_TRUE(times.phases.empty());
+    EXPECT_EQ(times.wall_ms, 0.0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSets, MlKemApi, ::testing::Values(512, 768, 1024));

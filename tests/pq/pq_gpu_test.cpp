@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "zkgpu/core/mldsa/dsa.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -193,6 +196,73 @@ TEST_P(MlKemGpu, WycheproofEncapsOnDevice) {
   }
 }
 
+// The names of `times`' phases, which must be `per_chunk` repeated for `chunks` chunks, with
+// device times of at least 0 and a wall time.
+void expect_chunk_phases(const PhaseTimes& times, const std::vector<std::string>& per_chunk, size_t chunks) {
+  std::vector<std::string> names, expected;
+  for (const auto& [name, ms] : times.phases) {
+    names.push_back(name);
+    EXPECT_GE(ms, 0.0) << name;
+  }
+  for (size_t c = 0; c < chunks; ++c) expected.insert(expected.end(), per_chunk.begin(), per_chunk.end());
+  EXPECT_EQ(names, expected);
+  EXPECT_GT(times.wall_ms, 0.0);
+}
+
+// PqBatchOptions on the GPU: the bytes stay the CPU's, every chunk reports its phases (2049 items:
+// two chunks), and the crossover moves Auto: 0 sends one item to the GPU (which reports phases),
+// the largest value keeps a large batch on the CPU (which reports none).
+TEST_P(MlKemGpu, PhaseTimesAndCrossoverOptions) {
+  ZKGPU_REQUIRE_GPU();
+  const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
+  Rng rng(GetParam() + 11);
+  const size_t n = 2049;
+  const KemBatch b = make_kem_batch(set, n, rng);
+  const Bytes seeds = rng.bytes(n * 64);
+  Bytes ek_c(n * b.sz.ek), dk_c(n * b.sz.dk), ek_g(n * b.sz.ek, 0xa5), dk_g(n * b.sz.dk, 0xa5);
+  mlkem_keygen_batch(set, seeds, ek_c, dk_c, Backend::Cpu);
+  PhaseTimes keygen;
+  mlkem_keygen_batch(set, seeds, ek_g, dk_g, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &keygen});
+  EXPECT_EQ(ek_g, ek_c);
+  EXPECT_EQ(dk_g, dk_c);
+  expect_chunk_phases(keygen, {"pack", "upload", "hash", "xof", "keygen", "finish", "download"}, 2);
+
+  Bytes c_g(n * b.sz.ct, 0xa5), k_g(n * 32, 0xa5);
+  std::vector<PqStatus> st_g(n);
+  PhaseTimes encaps;
+  mlkem_encaps_batch(set, b.ek, b.m, c_g, k_g, st_g, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &encaps});
+  expect_chunk_phases(encaps, {"pack", "upload", "hash", "xof", "encrypt", "download"}, 2);
+  Bytes c_c(n * b.sz.ct), k_c(n * 32);
+  std::vector<PqStatus> st_c(n);
+  mlkem_encaps_batch(set, b.ek, b.m, c_c, k_c, st_c, Backend::Cpu);
+  EXPECT_EQ(c_g, c_c);
+  EXPECT_EQ(k_g, k_c);
+  EXPECT_EQ(st_g, st_c);
+
+  Bytes key_c(n * 32), key_g(n * 32, 0xa5);
+  std::vector<PqStatus> ds_c(n), ds_g(n);
+  mlkem_decaps_batch(set, b.dk, b.c, key_c, ds_c, Backend::Cpu);
+  PhaseTimes decaps;
+  mlkem_decaps_batch(set, b.dk, b.c, key_g, ds_g, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &decaps});
+  EXPECT_EQ(key_g, key_c);
+  EXPECT_EQ(ds_g, ds_c);
+  expect_chunk_phases(decaps, {"pack", "upload", "decrypt", "hash", "xof", "reencrypt", "final", "download"}, 2);
+
+  PhaseTimes one, none;
+  Bytes key1(32, 0xa5), key_n(n * 32, 0xa5);
+  std::vector<PqStatus> s1(1), s_n(n);
+  // Item 1: an honest key and ciphertext.
+  mlkem_decaps_batch(set, std::span<const uint8_t>(b.dk).subspan(b.sz.dk, b.sz.dk),
+                     std::span<const uint8_t>(b.c).subspan(b.sz.ct, b.sz.ct), key1, s1,
+                     PqBatchOptions{.gpu_crossover = 0, .phase_times = &one});
+  EXPECT_EQ(s1[0], PqStatus::Ok);
+  EXPECT_EQ(key1, Bytes(key_c.begin() + 32, key_c.begin() + 64));
+  expect_chunk_phases(one, {"pack", "upload", "decrypt", "hash", "xof", "reencrypt", "final", "download"}, 1);
+  mlkem_decaps_batch(set, b.dk, b.c, key_n, s_n, PqBatchOptions{.gpu_crossover = UINT64_MAX, .phase_times = &none});
+  EXPECT_EQ(key_n, key_c);
+  EXPECT_TRUE(none.phases.empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(AllSets, MlKemGpu, ::testing::Values(512, 768, 1024));
 
 class MlDsaGpu : public ::testing::TestWithParam<int> {};
@@ -323,7 +393,7 @@ TEST_P(MlDsaGpu, SignContextsExternalMuEqualCpu) {
       Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0x5a), ok(n, 1);
       std::vector<PqStatus> st(n);
       mldsa_sign_batch(set, items, sig_c, st, Backend::Cpu);
-      cuda::mldsa_sign_items(GetParam(), items, sig_g.data(), ok.data(), 4);
+      cuda::mldsa_sign_items(GetParam(), items, sig_g.data(), ok.data(), {.max_blocks = 4});
       EXPECT_EQ(ok, Bytes(n, 1));
       EXPECT_EQ(sig_g, sig_c) << "4 blocks, each warp signing several items";
     }
@@ -406,6 +476,64 @@ TEST_P(MlDsaGpu, WycheproofVerifyOnDevice) {
   std::vector<uint8_t> ok(items.size());
   mldsa_verify_batch(set, items, ok, Backend::Cuda);
   EXPECT_EQ(ok, expect);
+}
+
+// Phase times of every ML-DSA operation on the GPU and the sign profile: the bytes stay the CPU's,
+// the profile counts every item signed, at least one attempt each, and the cycles of every phase.
+TEST_P(MlDsaGpu, PhaseTimesAndSignProfile) {
+  ZKGPU_REQUIRE_GPU();
+  const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
+  const auto sz = mldsa_sizes(set);
+  Rng rng(GetParam() + 12);
+  const size_t n = 300;  // one chunk
+  const Bytes seeds = rng.bytes(n * 32);
+  Bytes pk(n * sz.pk), sk(n * sz.sk), pk_g(n * sz.pk, 0xa5), sk_g(n * sz.sk, 0xa5);
+  mldsa_keygen_batch(set, seeds, pk, sk, Backend::Cpu);
+  PhaseTimes keygen;
+  mldsa_keygen_batch(set, seeds, pk_g, sk_g, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &keygen});
+  EXPECT_EQ(pk_g, pk);
+  EXPECT_EQ(sk_g, sk);
+  expect_chunk_phases(keygen, {"upload", "keygen", "download"}, 1);
+
+  std::vector<Bytes> msgs;
+  std::vector<MlDsaSignItem> items;
+  for (size_t i = 0; i < n; ++i) msgs.push_back(rng.bytes(i % 90));
+  for (size_t i = 0; i < n; ++i) items.push_back({{&sk[i * sz.sk], sz.sk}, msgs[i], {}, {}, false});
+  Bytes sig_c(n * sz.sig), sig_g(n * sz.sig, 0xa5);
+  std::vector<PqStatus> st_c(n), st_g(n);
+  mldsa_sign_batch(set, items, sig_c, st_c, Backend::Cpu);
+  PhaseTimes sign;
+  MlDsaSignProfile profile;
+  MlDsaSignOptions so;
+  so.backend = Backend::Cuda;
+  so.phase_times = &sign;
+  so.sign_profile = &profile;
+  mldsa_sign_batch(set, items, sig_g, st_g, so);
+  EXPECT_EQ(sig_g, sig_c);
+  EXPECT_EQ(st_g, st_c);
+  expect_chunk_phases(sign, {"pack", "upload", "sign", "download"}, 1);
+  EXPECT_EQ(profile.items, n);
+  EXPECT_GE(profile.attempts, n);
+  const std::vector<std::string> phases = {"key+mu", "expandA", "masks", "w=Ay", "c~", "ball+ntt", "z+hint"};
+  ASSERT_EQ(profile.phase_cycles.size(), phases.size());
+  for (size_t p = 0; p < phases.size(); ++p) {
+    EXPECT_EQ(profile.phase_cycles[p].first, phases[p]);
+    EXPECT_GT(profile.phase_cycles[p].second, 0u) << phases[p];
+  }
+  // A second call adds to the profile.
+  const uint64_t attempts = profile.attempts;
+  mldsa_sign_batch(set, items, sig_g, st_g, so);
+  EXPECT_EQ(profile.items, 2 * n);
+  EXPECT_EQ(profile.attempts, 2 * attempts);  // signing is deterministic: the same attempts again
+
+  std::vector<MlDsaVerifyItem> v;
+  for (size_t i = 0; i < n; ++i)
+    v.push_back({{&pk[i * sz.pk], sz.pk}, msgs[i], {}, {&sig_c[i * sz.sig], sz.sig}, false});
+  std::vector<uint8_t> ok(n, 7);
+  PhaseTimes verify;
+  mldsa_verify_batch(set, v, ok, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &verify});
+  EXPECT_EQ(ok, std::vector<uint8_t>(n, 1));
+  expect_chunk_phases(verify, {"pack", "upload", "prepare", "core", "finish", "download"}, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSets, MlDsaGpu, ::testing::Values(44, 65, 87));

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <set>
+#include <string>
 
 #include "support/test_support.hpp"
 #include "whir/whir_test_support.hpp"
@@ -30,11 +32,12 @@ using EF = BabyBear4;
 
 #if ZKGPU_HAVE_CUDA
 
-// Every later GPU prove starts from a poisoned workspace.
-struct Poisoned {
-  Poisoned() { cuda::set_workspace_poison(true); }
-  ~Poisoned() { cuda::set_workspace_poison(false); }
-};
+// What prove(..., Backend::Cuda) runs after its argument checks, from a poisoned workspace.
+Proof poisoned_gpu_prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<const Claim> claims) {
+  const auto be =
+      cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2(), {.workspace_poison = true});
+  return detail::prove_with_backend(cfg, *be, claims);
+}
 
 void expect_same_openings(const std::vector<MerkleOpening>& a, const std::vector<MerkleOpening>& b) {
   ASSERT_EQ(a.size(), b.size());
@@ -48,7 +51,6 @@ void expect_same_openings(const std::vector<MerkleOpening>& a, const std::vector
 // transcript: a failure here names the operation that differs.
 TEST(WhirGpu, BackendOperationsMatchCpu) {
   ZKGPU_REQUIRE_GPU();
-  Poisoned poisoned;
   struct Case {
     unsigned n, k0, k1, rate;
   };
@@ -66,7 +68,7 @@ TEST(WhirGpu, BackendOperationsMatchCpu) {
     const unsigned h1 = second ? m1 - c.k1 + c.rate : 0;
     if (second) shape.commits.push_back({m1, c.k1, h1, true});
     const auto cpu = detail::make_cpu_backend(evals);
-    const auto gpu = cuda::make_backend(evals, shape, detail::whir_poseidon2());
+    const auto gpu = cuda::make_backend(evals, shape, detail::whir_poseidon2(), {.workspace_poison = true});
 
     ASSERT_EQ(cpu->commit(c.k0, h0), gpu->commit(c.k0, h0));
     std::vector<EF> pt(c.n);
@@ -142,7 +144,6 @@ std::string describe(const ProofCase& c) {
 
 TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
   ZKGPU_REQUIRE_GPU();
-  Poisoned poisoned;
   using FF = FoldingFactor;
   const Soundness UD = Soundness::UniqueDecoding, CB = Soundness::CapacityBound;
   const std::vector<ProofCase> cases = {
@@ -168,7 +169,7 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
     const std::vector<BabyBear> evals = rng.fes(size_t(1) << c.n);
     const std::vector<Claim> claims = random_claims(rng, evals, c.n, c.claims);
     const Proof cpu = prove(cfg, evals, claims, Backend::Cpu);
-    const Proof gpu = prove(cfg, evals, claims, Backend::Cuda);
+    const Proof gpu = poisoned_gpu_prove(cfg, evals, claims);
     const std::vector<uint8_t> cpu_file = write_proof_file(cfg, claims, cpu);
     const std::vector<uint8_t> gpu_file = write_proof_file(cfg, claims, gpu);
     EXPECT_EQ(cpu.initial_commitment, gpu.initial_commitment);
@@ -188,19 +189,59 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
 // creates them again and writes the same file, twice in a row (a release with nothing cached).
 TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
   ZKGPU_REQUIRE_GPU();
-  Poisoned poisoned;
   const unsigned n = 14;
   const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
   Rng rng(78);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
   const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
   const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
-  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu);
+  EXPECT_EQ(write_proof_file(cfg, claims, poisoned_gpu_prove(cfg, evals, claims)), cpu);
   for (int round = 0; round < 2; ++round) {
     release_gpu_caches();
     release_gpu_caches();
-    EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu) << "round " << round;
+    EXPECT_EQ(write_proof_file(cfg, claims, poisoned_gpu_prove(cfg, evals, claims)), cpu) << "round " << round;
   }
+  // The public call, with and without a crossover that sends Auto to the GPU.
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu);
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, ProveOptions{.gpu_crossover = 0})), cpu);
+}
+
+// ProveOptions::phase_times: every stage call in order, "host" between them, as many Merkle builds
+// as commitments, device times that fit in the wall time; the proof is the same with it, and a
+// second prove appends to it.
+TEST(WhirGpu, PhaseTimesListEveryStage) {
+  ZKGPU_REQUIRE_GPU();
+  const unsigned n = 14;
+  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
+  Rng rng(79);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
+  const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
+  const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
+  PhaseTimes times;
+  EXPECT_EQ(write_proof_file(cfg, claims,
+                             prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cuda, .phase_times = &times})),
+            cpu);
+  ASSERT_GE(times.phases.size(), 4u);
+  EXPECT_EQ(times.phases[0].first, "host");  // the workspace's setup
+  EXPECT_EQ(times.phases[1].first, "upload");
+  const std::set<std::string> names = {"host",    "upload",   "transpose", "lde",      "merkle", "sumcheck",
+                                       "weights", "ood-eval", "open",      "download", "gpu-pow"};
+  size_t merkle = 0, host = 0;
+  for (size_t i = 0; i < times.phases.size(); ++i) {
+    const auto& [name, ms] = times.phases[i];
+    EXPECT_TRUE(names.count(name)) << name;
+    EXPECT_GE(ms, 0.0) << name;
+    merkle += name == "merkle";
+    host += name == "host";
+    EXPECT_EQ(name == "host", i % 2 == 0) << i << " " << name;  // host and stages alternate
+  }
+  EXPECT_EQ(merkle, 1 + cfg.n_rounds);
+  EXPECT_EQ(2 * host, times.phases.size());
+  EXPECT_GT(times.wall_ms, 0.0);
+  EXPECT_LE(times.device_ms(), times.wall_ms + 0.05);  // GPU timestamps lie inside the host's window
+  const size_t first = times.phases.size();
+  (void)prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cuda, .phase_times = &times});
+  EXPECT_EQ(times.phases.size(), 2 * first);
 }
 
 TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
@@ -214,7 +255,7 @@ TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
 }
 
 // More than the free device memory: Cuda reports OutOfMemory before allocating anything; Auto
-// falls back to the CPU (with a warning on stderr) and produces the CPU's proof.
+// falls back to the CPU (ProveOptions::gpu_fallback says why) and produces the CPU's proof.
 TEST(WhirGpu, OversizeRequestErrorsCleanly) {
   ZKGPU_REQUIRE_GPU();
   const unsigned n = test::sized(20u, 16u);
@@ -245,8 +286,12 @@ TEST(WhirGpu, OversizeRequestErrorsCleanly) {
     EXPECT_EQ(e.code(), ErrorCode::OutOfMemory) << e.what();
     EXPECT_NE(std::string(e.what()).find("WHIR"), std::string::npos) << e.what();
   }
-  const Proof fallback = prove(cfg, evals, claims, Backend::Auto);
+  std::string why;
+  PhaseTimes times;
+  const Proof fallback = prove(cfg, evals, claims, ProveOptions{.phase_times = &times, .gpu_fallback = &why});
   filler.clear();
+  EXPECT_NE(why.find("WHIR"), std::string::npos) << why;
+  EXPECT_TRUE(times.phases.empty());  // the GPU prove that failed reports nothing
   EXPECT_EQ(write_proof_file(cfg, claims, fallback),
             write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu)));
   // And the GPU works again once the memory is back.

@@ -80,7 +80,7 @@ Seed make_seed(const ProtocolParameters& p, size_t n_claims, uint64_t salt) {
     c.value = evaluate_multilinear(evals, c.point);
   }
   Seed s;
-  s.file = write_proof_file(cfg, claims, prove(cfg, evals, claims));
+  s.file = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
   map_layout(cfg, read_proof_file(s.file, cfg), s);
   return s;
 }

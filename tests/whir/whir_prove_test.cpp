@@ -25,7 +25,7 @@ std::vector<uint8_t> round_trip(const ProtocolParameters& p, uint64_t salt, size
   Rng rng(salt);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << p.num_variables);
   const std::vector<Claim> claims = random_claims(rng, evals, p.num_variables, n_claims);
-  const Proof proof = prove(cfg, evals, claims);
+  const Proof proof = prove(cfg, evals, claims, Backend::Cpu);
   const VerifyResult r = verify(cfg, claims, proof);
   EXPECT_TRUE(r.accepted) << r.reason;
   std::vector<uint8_t> file = write_proof_file(cfg, claims, proof);
@@ -176,7 +176,7 @@ TEST(WhirProve, DeterministicAndBoundToTheStatement) {
   Rng rng(5);
   const std::vector<BabyBear> evals = rng.fes(1024);
   std::vector<Claim> claims = random_claims(rng, evals, 10, 2);
-  const Proof a = prove(cfg, evals, claims), b = prove(cfg, evals, claims);
+  const Proof a = prove(cfg, evals, claims, Backend::Cpu), b = prove(cfg, evals, claims, Backend::Cpu);
   EXPECT_EQ(write_proof_file(cfg, claims, a), write_proof_file(cfg, claims, b));
   // A different true statement: the old proof does not verify it.
   std::vector<Claim> other = claims;
@@ -186,11 +186,35 @@ TEST(WhirProve, DeterministicAndBoundToTheStatement) {
   EXPECT_FALSE(verify(cfg, std::span<const Claim>(claims).subspan(0, 1), a).accepted);
   // A false claim: the honest prover refuses it.
   claims[0].value += BabyBear4::one();
-  EXPECT_THROW(prove(cfg, evals, claims), Error);
+  EXPECT_THROW(prove(cfg, evals, claims, Backend::Cpu), Error);
   // Wrong sizes are errors, not crashes.
   EXPECT_THROW(prove(cfg, std::span<const BabyBear>(evals).subspan(1), {}), Error);
   // Asking for the GPU without one is an error, not a silent CPU run.
   if (!cuda_usable()) EXPECT_THROW(prove(cfg, evals, {}, Backend::Cuda), Error);
+}
+
+// The defaults: Backend::Auto with the published crossover, like every other call. Whichever
+// backend Auto takes (the GPU at 14 variables when one is usable), the proof is the CPU's; the CPU
+// prover leaves a PhaseTimes alone and nothing falls back.
+TEST(WhirProve, DefaultsAreAutoAndGiveTheCpuProof) {
+  EXPECT_EQ(ProveOptions{}.backend, Backend::Auto);
+  EXPECT_EQ(ProveOptions{}.gpu_crossover, WHIR_GPU_CROSSOVER_VARS);
+  const unsigned n = WHIR_GPU_CROSSOVER_VARS;
+  const WhirConfig cfg =
+      WhirConfig::derive(make_params(n, FoldingFactor::constant(4), 1, Soundness::CapacityBound, 40, 8));
+  Rng rng(7);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
+  const std::vector<Claim> claims = random_claims(rng, evals, n, 1);
+  PhaseTimes times;
+  std::string why;
+  const std::vector<uint8_t> cpu = write_proof_file(
+      cfg, claims,
+      prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cpu, .phase_times = &times, .gpu_fallback = &why}));
+  EXPECT_TRUE(times.phases.empty());
+  EXPECT_EQ(times.wall_ms, 0.0);
+  EXPECT_TRUE(why.empty());
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims)), cpu);
+  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, ProveOptions{.gpu_crossover = n + 1})), cpu);
 }
 
 // Every proof field mutated in turn is rejected.
@@ -200,7 +224,7 @@ TEST(WhirProve, MutatedProofFieldsAreRejected) {
   Rng rng(6);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << 11);
   const std::vector<Claim> claims = random_claims(rng, evals, 11, 1);
-  const Proof good = prove(cfg, evals, claims);
+  const Proof good = prove(cfg, evals, claims, Backend::Cpu);
   ASSERT_TRUE(verify(cfg, claims, good).accepted);
   ASSERT_GE(good.rounds.size(), 1u);
   const BabyBear one = BabyBear::one();
@@ -254,7 +278,7 @@ void corrupt_every_byte(const ProtocolParameters& p, bool expect_no_pow, std::ve
   Rng rng(21);
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << p.num_variables);
   const std::vector<Claim> claims = random_claims(rng, evals, p.num_variables, 1);
-  const Proof proof = prove(cfg, evals, claims);
+  const Proof proof = prove(cfg, evals, claims, Backend::Cpu);
   const std::vector<uint8_t> file = write_proof_file(cfg, claims, proof);
   std::cout << "corrupting each of " << file.size() << " bytes\n";
   size_t parse_rejects = 0, verify_rejects = 0, pow_accepts = 0, bad = 0;

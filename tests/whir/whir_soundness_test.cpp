@@ -142,7 +142,7 @@ TEST(WhirSoundness, ProofUnderOtherParametersIsRefused) {
   Rng rng(9);
   const std::vector<BabyBear> f = rng.fes(1 << 10);
   const std::vector<Claim> claims = test::random_claims(rng, f, 10, 1);
-  const std::vector<uint8_t> file = write_proof_file(cw, claims, prove(cw, f, claims));
+  const std::vector<uint8_t> file = write_proof_file(cw, claims, prove(cw, f, claims, Backend::Cpu));
   EXPECT_NO_THROW((void)read_proof_file(file, cw));
   try {
     (void)read_proof_file(file, cs);
@@ -170,7 +170,7 @@ TEST(WhirSoundness, NoClaimIsNoStatement) {
   const std::vector<BabyBear> f = rng.fes(1 << 8);
   EXPECT_THROW((void)prove(cfg, f, {}), Error);
   const std::vector<Claim> claims = test::random_claims(rng, f, 8, 1);
-  const Proof proof = prove(cfg, f, claims);
+  const Proof proof = prove(cfg, f, claims, Backend::Cpu);
   EXPECT_TRUE(verify(cfg, claims, proof).accepted);
   EXPECT_FALSE(verify(cfg, {}, proof).accepted);
   EXPECT_THROW((void)write_proof_file(cfg, {}, proof), Error);

@@ -4,17 +4,14 @@
 // streams let chunk c+1 be packed on the host while chunk c is uploaded, verified and downloaded.
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <optional>
 
 #include "runtime/cuda/runtime.cuh"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
 #include "runtime/device_caches.hpp"
-#include "runtime/env.hpp"
 
 namespace zkgpu::ed25519::cuda {
 namespace {
@@ -24,10 +21,6 @@ using zkgpu::cuda::PinnedBuffer;
 using zkgpu::cuda::Stream;
 
 constexpr int NUM_SLOTS = 3;
-// Chunks of at most this many signatures use the low-latency kernel (4 lanes per signature):
-// up to about one wave of resident threads on an H200 it finishes sooner; beyond, one lane per
-// signature gives more throughput. ZKGPU_ED25519_COOP_MAX overrides it (0 = never).
-constexpr size_t COOP_MAX_DEFAULT = 8192;
 constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
 
 struct Slot {
@@ -48,7 +41,6 @@ struct Slot {
 struct Context {
   DeviceBuffer<GePrecomp<DeviceFe>> table{BASE_MULTIPLES_SIZE};  // 0B .. 128B
   std::array<Slot, NUM_SLOTS> slots;
-  bool poison = false;
 
   Context() {
     GePrecomp<DeviceFe> host[BASE_MULTIPLES_SIZE];
@@ -60,22 +52,12 @@ struct Context {
 
 std::mutex g_mutex;  // one batch at a time per process: the context's buffers are shared
 std::unique_ptr<Context> g_context;
-bool g_poison = false;
-
-// set_coop_max's value, else ZKGPU_ED25519_COOP_MAX, else the default: read on first use (callers
-// hold g_mutex), not at start-up, so a bad value is an error of that call.
-std::optional<size_t> g_coop_max;
-size_t coop_max_locked() {
-  if (!g_coop_max) g_coop_max = env_uint("ZKGPU_ED25519_COOP_MAX", 0, MAX_CHUNK_ITEMS).value_or(COOP_MAX_DEFAULT);
-  return *g_coop_max;
-}
 
 Context& context() {
   if (!g_context) {
     ::zkgpu::runtime::register_device_cache(&release_context);
     g_context = std::make_unique<Context>();
   }
-  g_context->poison = g_poison;
   return *g_context;
 }
 
@@ -101,8 +83,8 @@ void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& l
 }
 
 void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out, cudaStream_t s,
-            size_t coop_max) {
-  if (ctx.poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
+            size_t coop_max, bool poison) {
+  if (poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
   if (n <= coop_max) {
     ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
         dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
@@ -123,9 +105,8 @@ void finish(Slot& s, std::span<uint8_t> out) {
 }  // namespace
 
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode,
-                  size_t max_chunk_msg_bytes) {
+                  const VerifyOptions& options) {
   std::lock_guard lock(g_mutex);
-  const size_t coop = coop_max_locked();
   Context& ctx = context();
   // Enough chunks for the streams to overlap on big batches, one chunk for small ones.
   const size_t chunk_items = std::clamp(items.size() / (2 * NUM_SLOTS), MIN_CHUNK_ITEMS, MAX_CHUNK_ITEMS);
@@ -137,7 +118,7 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
       ChunkLayout lay;
       size_t end = pos;
       while (end < items.size() && end - pos < chunk_items &&
-             (end == pos || lay.msg_bytes + items[end].message.size() <= max_chunk_msg_bytes)) {
+             (end == pos || lay.msg_bytes + items[end].message.size() <= options.max_chunk_msg_bytes)) {
         lay.msg_bytes += items[end].message.size();
         ++end;
       }
@@ -145,7 +126,8 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
       s.ensure(lay.bytes(), lay.n);
       pack(s.host_in.data(), items.subspan(pos, lay.n), lay);
       s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
-      launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, coop);
+      launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, options.coop_max,
+             options.result_poison);
       s.dev_out.download(s.host_out.data(), lay.n, s.stream);
       s.first = pos;
       s.n = lay.n;
@@ -162,30 +144,15 @@ void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ve
   }
 }
 
-void set_coop_max(size_t items) {
-  std::lock_guard lock(g_mutex);
-  g_coop_max = items;
-}
-
-size_t coop_max() {
-  std::lock_guard lock(g_mutex);
-  return coop_max_locked();
-}
-
-void set_result_poison(bool on) {
-  std::lock_guard lock(g_mutex);
-  g_poison = on;
-}
-
 void release_context() {
   std::lock_guard lock(g_mutex);
   g_context.reset();
 }
 
-std::vector<double> time_verify_device(std::span<const Ed25519Item> items, VerifyMode mode, int warmup, int runs) {
+std::vector<double> time_verify_device(std::span<const Ed25519Item> items, VerifyMode mode, int warmup, int runs,
+                                       const VerifyOptions& options) {
   if (items.empty()) return {};
   std::lock_guard lock(g_mutex);
-  const size_t coop = coop_max_locked();
   Context& ctx = context();
   ChunkLayout lay;
   lay.n = items.size();
@@ -198,7 +165,8 @@ std::vector<double> time_verify_device(std::span<const Ed25519Item> items, Verif
   std::vector<double> ms;
   for (int r = 0; r < warmup + runs; ++r) {
     start.record(s.stream);
-    launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, coop);
+    launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, options.coop_max,
+           false);
     stop.record(s.stream);
     stop.sync();
     if (r >= warmup) ms.push_back(stop.since(start));

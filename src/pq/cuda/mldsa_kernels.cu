@@ -219,32 +219,37 @@ void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
       n, in, in + lay.sig(), reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), x,
       reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
   ZKGPU_CUDA_CHECK_LAUNCH();
-  s.trace->mark("prepare");
+  s.phases->mark("prepare");
   verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS, 0, s.stream>>>(
       n, in, in + lay.sig(), reinterpret_cast<const int8_t*>(x + sc.cball()), x + sc.hint_ok(), x + sc.w1(),
       x + sc.core_ok());
   ZKGPU_CUDA_CHECK_LAUNCH();
-  s.trace->mark("core");
+  s.phases->mark("core");
   verify_finish_kernel<P>
       <<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(), s.dev_out.data());
   ZKGPU_CUDA_CHECK_LAUNCH();
-  s.trace->mark("finish");
+  s.phases->mark("finish");
 }
 
 }  // namespace
 
-void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk) {
+void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, PhaseTimes* phases) {
   if (n == 0) return;
   with_level(level, [&]<class P>() {
+    PhaseProfiler prof(phases, nullptr);  // the legacy default stream, which the copies and the kernel use
     Io s = in(seeds, n * 32), p = out(pk, n * P::PK_BYTES), k = out(sk, n * P::SK_BYTES);
+    prof.mark("upload");
     mldsa_keygen_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, s.dev.data(), p.dev.data(), k.dev.data());
     finish();
+    prof.mark("keygen");
     fetch(p);
     fetch(k);
+    prof.mark("download");
+    prof.finish();
   });
 }
 
-void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok) {
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok, PhaseTimes* phases) {
   std::vector<uint32_t> todo;  // the items to verify, packed
   for (size_t i = 0; i < items.size(); ++i)
     if (ok[i]) todo.push_back(uint32_t(i));
@@ -274,7 +279,7 @@ void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       for (size_t j = first; j < p.end; ++j) ok[todo[j]] = h[j - first];
     };
-    dsa_pipeline().run("mldsa verify", todo.size(), plan, pack, launch, deliver);
+    dsa_pipeline().run(todo.size(), phases, plan, pack, launch, deliver);
   });
 }
 

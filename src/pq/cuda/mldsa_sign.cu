@@ -16,8 +16,6 @@
 // four rejection tests run on every attempt, as in sign_mu, so only the accept bit is revealed.
 // Signatures are byte-identical to the CPU backend.
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 #include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
@@ -53,11 +51,11 @@ struct SignArgs {
   uint8_t* ok;               // 1 = signed, 0 = malformed key or kappa limit reached
   uint8_t* slots;            // WarpSlot<P>::BYTES per resident warp
   uint32_t* next_item;       // the work counter
-  unsigned long long* prof;  // with ZKGPU_PQ_TRACE: PROF_SLOTS counters (else null)
+  unsigned long long* prof;  // PROF_SLOTS counters when the caller asked for a sign profile (else null)
 };
 
-// The phase profile of ZKGPU_PQ_TRACE: SM cycles spent by warps in each phase, summed over the
-// warps of a chunk, and the number of attempts (a diagnostic for runs on the GPU machine).
+// The sign profile (MlDsaSignProfile): SM cycles spent by warps in each phase, summed over the
+// warps of a chunk, and the number of attempts.
 enum Phase { KEY_MU, EXPAND_A, MASKS, W, CHALLENGE, BALL, Z, PHASES };
 constexpr int PROF_SLOTS = PHASES + 1;  // + attempts
 constexpr const char* PHASE_NAMES[PHASES] = {"key+mu", "expandA", "masks", "w=Ay", "c~", "ball+ntt", "z+hint"};
@@ -472,27 +470,26 @@ struct SignLayout {
   size_t blob_at() const { return rnd() + align64(n * 32); }
   size_t bytes() const { return blob_at() + blob; }
   size_t ok() const { return align64(n * P::SIG_BYTES); }
-  size_t prof() const { return align64(ok() + n); }  // the phase profile, when tracing
-  size_t out_bytes() const { return prof() + (tracing() ? PROF_SLOTS * sizeof(unsigned long long) : 0); }
-  static bool tracing() { return trace_enabled(); }
+  bool profiled = false;                             // the counters follow the results
+  size_t prof() const { return align64(ok() + n); }  // the counters, when profiled
+  size_t out_bytes() const { return prof() + (profiled ? PROF_SLOTS * sizeof(unsigned long long) : 0); }
 };
 
-// With ZKGPU_PQ_TRACE: one stderr line per chunk with the share of warp time in each phase.
-inline void print_profile(size_t n, const unsigned long long* prof) {
-  unsigned long long total = 0;
-  for (int p = 0; p < PHASES; ++p) total += prof[p];
-  std::fprintf(stderr, "pq-trace mldsa sign profile n=%zu: attempts/item %.2f, warp Mcycles/item %.3f |", n,
-               double(prof[PHASES]) / double(std::max<size_t>(n, 1)),
-               double(total) / 1e6 / double(std::max<size_t>(n, 1)));
-  for (int p = 0; p < PHASES; ++p)
-    std::fprintf(stderr, " %s %.1f%%", PHASE_NAMES[p], total ? 100.0 * double(prof[p]) / double(total) : 0.0);
-  std::fprintf(stderr, "\n");
+// Adds one chunk's counters to the caller's profile.
+inline void add_profile(MlDsaSignProfile& out, size_t n, const unsigned long long* prof) {
+  if (out.phase_cycles.empty())
+    for (int p = 0; p < PHASES; ++p) out.phase_cycles.emplace_back(PHASE_NAMES[p], 0);
+  for (int p = 0; p < PHASES; ++p) out.phase_cycles[size_t(p)].second += prof[p];
+  out.attempts += prof[PHASES];
+  out.items += n;
 }
 
 }  // namespace
 
 void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* sigs, uint8_t* ok,
-                      unsigned max_blocks) {
+                      const MlDsaSignGpuOptions& options) {
+  const unsigned max_blocks = options.max_blocks;
+  const bool profiled = options.profile != nullptr;
   std::vector<uint32_t> todo;  // the items to sign, packed
   for (size_t i = 0; i < items.size(); ++i)
     if (ok[i]) todo.push_back(uint32_t(i));
@@ -501,6 +498,7 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
     const size_t chunk = chunk_items(todo.size(), SIGN_MIN_CHUNK, SIGN_MAX_CHUNK);
     auto layout = [&](size_t first, size_t end) {
       SignLayout<P> lay{end - first};
+      lay.profiled = profiled;
       for (size_t j = first; j < end; ++j) lay.blob += mldsa_msg::blob_bytes(items[todo[j]]);
       return lay;
     };
@@ -540,13 +538,13 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
       g.slots = s.dev_scratch.data();
       g.next_item = reinterpret_cast<uint32_t*>(g.slots + size_t(blocks) * SIGN_WARPS * WarpSlot<P>::BYTES);
       ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.next_item, 0, sizeof(uint32_t), s.stream));
-      if (SignLayout<P>::tracing()) {
+      if (profiled) {
         g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
       sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("sign");
+      s.phases->mark("sign");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t n = p.end - first;
@@ -557,12 +555,12 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         ok[i] = h[ok_at + size_t(j)];
         std::memcpy(sigs + i * P::SIG_BYTES, h + size_t(j) * P::SIG_BYTES, P::SIG_BYTES);
       }
-      if (SignLayout<P>::tracing()) {
+      if (profiled) {
         const SignLayout<P> lay{n};
-        print_profile(n, reinterpret_cast<const unsigned long long*>(h + lay.prof()));
+        add_profile(*options.profile, n, reinterpret_cast<const unsigned long long*>(h + lay.prof()));
       }
     };
-    sign_pipeline().run("mldsa sign", todo.size(), plan, pack, launch, deliver);
+    sign_pipeline().run(todo.size(), options.phases, plan, pack, launch, deliver);
   });
 }
 

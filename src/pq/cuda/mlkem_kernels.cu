@@ -235,26 +235,26 @@ __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* 
 // The warp decapsulation kernels on device buffers, on stream `st`: mh and kr take 64 bytes per
 // item, differ one, xof XofScratch<K>(n, 2K+1).bytes.
 template <int K>
-void decaps_warp(cudaStream_t st, Trace& trace, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh, uint8_t* kr,
-                 uint8_t* differ, uint8_t* xof, uint8_t* key, uint8_t* ok) {
+void decaps_warp(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh,
+                 uint8_t* kr, uint8_t* differ, uint8_t* xof, uint8_t* key, uint8_t* ok) {
   using P = mlkem::Params<K>;
   const XofScratch<K> x(n, 2 * K + 1);
   decaps_decrypt_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
   ZKGPU_CUDA_CHECK_LAUNCH();
-  trace.mark("decrypt");
+  phases.mark("decrypt");
   decaps_g_kernel<<<blocks_for(n), PQ_THREADS, 0, st>>>(n, mh, kr);
   ZKGPU_CUDA_CHECK_LAUNCH();
-  trace.mark("hash");
+  phases.mark("hash");
   run_xof<K>(st, n, XofJob{dk + P::pke_sk_bytes + 384 * K, P::dk_bytes, kr + 32, 64, false, 2 * K + 1, K},
              x.sampled(xof));
-  trace.mark("xof");
+  phases.mark("xof");
   decaps_reencrypt_warp_kernel<K>
       <<<unsigned((n + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(n, dk, c, mh, x.sampled(xof), differ);
   ZKGPU_CUDA_CHECK_LAUNCH();
-  trace.mark("reencrypt");
+  phases.mark("reencrypt");
   decaps_final_kernel<K><<<blocks_for(n), PQ_THREADS, 0, st>>>(n, dk, c, kr, differ, key, ok);
   ZKGPU_CUDA_CHECK_LAUNCH();
-  trace.mark("final");
+  phases.mark("final");
 }
 
 // The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh).
@@ -273,7 +273,7 @@ void with_rank(int k, F&& f) {
 }
 }  // namespace
 
-void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk) {
+void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, PhaseTimes* phases) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
@@ -296,27 +296,28 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
       const XofScratch<K> x(m, 2 * K);
       keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("hash");
+      s.phases->mark("hash");
       run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs + seeds_bytes(m)));
-      s.trace->mark("xof");
+      s.phases->mark("xof");
       keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
           m, rs, x.sampled(rs + seeds_bytes(m)), ekd, dkd);
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("keygen");
+      s.phases->mark("keygen");
       keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, ekd, dkd);
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("finish");
+      s.phases->mark("finish");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t m = p.end - first;
       parallel_copy(ek + first * P::ek_bytes, h, m * P::ek_bytes);
       parallel_copy(dk + first * P::dk_bytes, h + align64(m * P::ek_bytes), m * P::dk_bytes);
     };
-    kem_pipeline().run("mlkem keygen", n, plan, pack, launch, deliver);
+    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
   });
 }
 
-void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok) {
+void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok,
+                  PhaseTimes* phases) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
@@ -341,15 +342,15 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       const XofScratch<K> x(cnt, 2 * K + 1);
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("hash");
+      s.phases->mark("hash");
       run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K},
                  x.sampled(kr + seeds_bytes(cnt)));
-      s.trace->mark("xof");
+      s.phases->mark("xof");
       encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
           cnt, e, mm, kr, x.sampled(kr + seeds_bytes(cnt)), o, o + align64(cnt * P::c_bytes),
           o + align64(cnt * P::c_bytes) + align64(cnt * 32));
       ZKGPU_CUDA_CHECK_LAUNCH();
-      s.trace->mark("encrypt");
+      s.phases->mark("encrypt");
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -357,11 +358,11 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       std::memcpy(key + first * 32, h + align64(cnt * P::c_bytes), cnt * 32);
       std::memcpy(ok + first, h + align64(cnt * P::c_bytes) + align64(cnt * 32), cnt);
     };
-    kem_pipeline().run("mlkem encaps", n, plan, pack, launch, deliver);
+    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
   });
 }
 
-void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok) {
+void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok, PhaseTimes* phases) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
@@ -384,7 +385,7 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       uint8_t* o = s.dev_out.data();
       uint8_t* kr = x + seeds_bytes(cnt);
       uint8_t* differ = kr + seeds_bytes(cnt);
-      decaps_warp<K>(s.stream, *s.trace, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
+      decaps_warp<K>(s.stream, *s.phases, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
                      o, o + align64(cnt * 32));
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
@@ -392,7 +393,7 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       std::memcpy(key + first * 32, h, cnt * 32);
       std::memcpy(ok + first, h + align64(cnt * 32), cnt);
     };
-    kem_pipeline().run("mlkem decaps", n, plan, pack, launch, deliver);
+    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
   });
 }
 

@@ -1,15 +1,9 @@
 // Shared by the ML-KEM / ML-DSA kernel files: launch shape and host<->device staging.
 #pragma once
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
-#include <vector>
 
 #include "runtime/cuda/runtime.cuh"
-#include "runtime/env.hpp"
 
 namespace zkgpu::cuda::pq_launch {
 
@@ -34,51 +28,5 @@ inline void finish() {
   ZKGPU_CUDA_CHECK_LAUNCH();
   ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
 }
-
-// With ZKGPU_PQ_TRACE=1, a batch call (or one chunk of it) prints the device time of each of its
-// phases (uploads, each kernel, downloads) on its stream, and the host wall time, to stderr: a
-// diagnostic for runs on the GPU machine, where the CLI bench only sees the whole call. Costs
-// nothing when unset.
-inline bool trace_enabled() {
-  static const bool on = env_flag("ZKGPU_PQ_TRACE");
-  return on;
-}
-class Trace {
- public:
-  Trace(const char* what, size_t n, cudaStream_t stream = nullptr)
-      : on_(trace_enabled()), what_(what), n_(n), stream_(stream), t0_(std::chrono::steady_clock::now()) {
-    mark("start");
-  }
-  Trace(const Trace&) = delete;
-  Trace& operator=(const Trace&) = delete;
-  void mark(const char* phase) {
-    if (!on_) return;
-    events_.push_back(std::make_unique<Event>());
-    phases_.push_back(phase);
-    events_.back()->record(stream_);
-  }
-  ~Trace() {
-    if (!on_) return;
-    try {
-      events_.back()->sync();
-      const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
-      std::fprintf(stderr, "pq-trace %s n=%zu: wall %.3f ms, device %.3f ms |", what_, n_, wall,
-                   events_.back()->since(*events_.front()));
-      for (size_t i = 1; i < events_.size(); ++i)
-        std::fprintf(stderr, " %s %.3f", phases_[i], events_[i]->since(*events_[i - 1]));
-      std::fprintf(stderr, "\n");
-    } catch (...) {  // a trace never turns a finished call into an error
-    }
-  }
-
- private:
-  bool on_;
-  const char* what_;
-  size_t n_;
-  cudaStream_t stream_;
-  std::chrono::steady_clock::time_point t0_;
-  std::vector<std::unique_ptr<Event>> events_;
-  std::vector<const char*> phases_;
-};
 
 }  // namespace zkgpu::cuda::pq_launch

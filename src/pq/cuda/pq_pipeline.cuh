@@ -5,15 +5,19 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "pq/cuda/pq_launch.cuh"
+#include "runtime/cuda/phase_profiler.cuh"
 #include "runtime/device_caches.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu::cuda::pq_launch {
 
@@ -44,7 +48,10 @@ struct Slot {
   PinnedBuffer<uint8_t> host_in, host_out;
   DeviceBuffer<uint8_t> dev_in, dev_out, dev_scratch;
   std::function<void(const uint8_t*)> deliver;  // copies the chunk's results out of host_out
-  std::unique_ptr<Trace> trace;
+  // The chunk's phases on this stream (no-ops unless the call asked for phase times): pack,
+  // upload, the kernels the launch marks, download.
+  std::optional<PhaseProfiler> phases;
+  PhaseTimes chunk_times;  // what `phases` reports, moved into the call's PhaseTimes at finish
   bool busy = false;
 
   void ensure(const ChunkPlan& p) {
@@ -54,13 +61,17 @@ struct Slot {
     dev_out.ensure(host_out.size());
     dev_scratch.ensure(p.scratch_bytes);
   }
-  // Waits for the chunk in flight and hands its results over.
-  void finish() {
+  // Waits for the chunk in flight, hands its results over and appends its phases to `out`.
+  void finish(PhaseTimes* out) {
     if (!busy) return;
     stream.sync();
     deliver(host_out.data());
     deliver = nullptr;
-    trace.reset();
+    if (out) {
+      phases->finish();
+      out->phases.insert(out->phases.end(), chunk_times.phases.begin(), chunk_times.phases.end());
+    }
+    phases.reset();
     busy = false;
   }
 };
@@ -71,41 +82,47 @@ class Pipeline {
 
   // Runs items [0, n) chunk by chunk: plan(first) -> ChunkPlan; pack(first, plan, host_in) fills
   // the pinned input; launch(slot, first, plan) enqueues the kernels on slot.stream (dev_in ->
-  // dev_out, scratch in dev_scratch); deliver(first, plan, host_out) runs once the chunk is done.
+  // dev_out, scratch in dev_scratch) and marks them on slot.phases; deliver(first, plan, host_out)
+  // runs once the chunk is done. With `times`, each chunk's phases are appended to it as the chunk
+  // finishes, and the call's wall time added.
   template <class PlanF, class PackF, class LaunchF, class DeliverF>
-  void run(const char* what, size_t n, PlanF&& plan, PackF&& pack, LaunchF&& launch, DeliverF&& deliver) {
+  void run(size_t n, PhaseTimes* times, PlanF&& plan, PackF&& pack, LaunchF&& launch, DeliverF&& deliver) {
     std::lock_guard lock(mutex_);  // one batch at a time per pipeline: the slots are shared
+    const auto t0 = std::chrono::steady_clock::now();
     size_t pos = 0;
     try {
       for (int c = 0; pos < n; ++c) {
         Slot& s = slots_[size_t(c % SLOTS)];
-        s.finish();
+        s.finish(times);
         const ChunkPlan p = plan(pos);
         s.ensure(p);
-        s.trace = std::make_unique<Trace>(what, p.end - pos, s.stream.get());
+        s.chunk_times = PhaseTimes{};
+        s.phases.emplace(times ? &s.chunk_times : nullptr, s.stream.get());
         pack(pos, p, s.host_in.data());
-        s.trace->mark("pack");
+        s.phases->mark("pack");
         if (p.in_bytes) s.dev_in.upload(s.host_in.data(), p.in_bytes, s.stream);
-        s.trace->mark("upload");
+        s.phases->mark("upload");
         // Poison: a result the kernels fail to write shows as 0xAB, never as stale memory.
         if (p.out_bytes) ZKGPU_CUDA_CHECK(cudaMemsetAsync(s.dev_out.data(), 0xAB, p.out_bytes, s.stream));
         launch(s, pos, p);
         if (p.out_bytes) s.dev_out.download(s.host_out.data(), p.out_bytes, s.stream);
-        s.trace->mark("download");
+        s.phases->mark("download");
         s.deliver = [&deliver, pos, p](const uint8_t* out) { deliver(pos, p, out); };
         s.busy = true;
         pos = p.end;
       }
-      for (Slot& s : slots_) s.finish();
+      for (Slot& s : slots_) s.finish(times);
     } catch (...) {
       for (Slot& s : slots_) {  // leave no work in flight on buffers the next call reuses
         cudaStreamSynchronize(s.stream);
         s.deliver = nullptr;
-        s.trace.reset();
+        s.phases.reset();
         s.busy = false;
       }
       throw;
     }
+    if (times)
+      times->wall_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   // Frees the slots' buffers (the streams stay); the next run allocates them again.

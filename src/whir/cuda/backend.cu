@@ -2,11 +2,11 @@
 // transcript needs a value (a root, a sumcheck pair, an OOD answer, openings, the final tables).
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,9 +14,9 @@
 #include "merkle/cuda/merkle.cuh"
 #include "pow/cuda/pow.cuh"
 #include "ntt/cuda/ntt.cuh"
+#include "runtime/cuda/phase_profiler.cuh"
 #include "runtime/cuda/runtime.cuh"
 #include "runtime/device_caches.hpp"
-#include "runtime/env.hpp"
 #include "whir/cuda/backend.hpp"
 #include "whir/cuda/kernels.cuh"
 #include "whir/poly.hpp"
@@ -86,7 +86,6 @@ struct Workspace {
   DeviceBuffer<uint64_t> indices;
   PinnedBuffer<BabyBear> staging;  // witness upload
   PinnedBuffer<uint32_t> host;     // every download
-  bool poison = false;
 
   void release() {
     if (stream) ZKGPU_CUDA_CHECK(cudaStreamSynchronize(*stream));
@@ -161,24 +160,15 @@ void upload_witness(Workspace& ws, const BabyBear* host, size_t n, BabyBear* dev
   ZKGPU_CUDA_CHECK(static_cast<cudaError_t>(first_error.load()));
 }
 
-// ZKGPU_WHIR_PROFILE=1: per-stage totals after each prove; 2: also every stage call as it ends.
-int profile_level() {
-  static const int level = static_cast<int>(env_uint("ZKGPU_WHIR_PROFILE", 0, 2).value_or(0));
-  return level;
-}
-bool profiling_enabled() { return profile_level() > 0; }
-
 enum Stage { Upload, Transpose, Lde, Merkle, Sumcheck, Weights, Evaluate, Open, Download, Pow, N_STAGES };
 constexpr const char* STAGE_NAMES[N_STAGES] = {"upload",  "transpose", "lde",  "merkle",   "sumcheck",
                                                "weights", "ood-eval",  "open", "download", "gpu-pow"};
 
-using Clock = std::chrono::steady_clock;
-
 class CudaBackend final : public ProverBackend {
  public:
-  CudaBackend(std::span<const BabyBear> evals, const ProverShape& shape, const Poseidon2Params<16>& p2)
-      : lock_(workspace().mu), ws_(workspace()), shape_(shape), p2_(p2), profile_(profiling_enabled()) {
-    start_ = Clock::now();
+  CudaBackend(std::span<const BabyBear> evals, const ProverShape& shape, const Poseidon2Params<16>& p2,
+              const BackendOptions& options)
+      : lock_(workspace().mu), ws_(workspace()), shape_(shape), p2_(p2) {
     n_ = shape.num_variables;
     m_ = n_;
     if (evals.size() != (size_t(1) << n_)) throw_invalid("GPU WHIR prover: the witness size disagrees with the shape");
@@ -200,6 +190,7 @@ class CudaBackend final : public ProverBackend {
     zkgpu::cuda::require_device_memory(missing, what);
     if (!ws_.stream) ws_.stream = std::make_unique<Stream>();
     s_ = ws_.stream->get();
+    phases_.emplace(options.phase_times, s_);
     ws_.tbase.ensure(plan.tbase);
     ws_.tef.ensure(plan.tef);
     ws_.w.ensure(plan.w);
@@ -213,7 +204,7 @@ class CudaBackend final : public ProverBackend {
     ws_.eval_partials.ensure(PARTIALS_ELEMS);
     ws_.sums.ensure(2);
     ensure_pinned(ws_.host, 64);
-    if (ws_.poison) {
+    if (options.workspace_poison) {
       poison(ws_.tbase, s_), poison(ws_.tef, s_), poison(ws_.w, s_), poison(ws_.coef, s_), poison(ws_.scratch, s_);
       poison(ws_.code[0], s_), poison(ws_.code[1], s_), poison(ws_.nodes[0], s_), poison(ws_.nodes[1], s_);
       poison(ws_.partials, s_), poison(ws_.eval_partials, s_), poison(ws_.sums, s_), poison(ws_.aux, s_),
@@ -227,18 +218,11 @@ class CudaBackend final : public ProverBackend {
     }
   }
 
+  // Reports the phases of a prove that ran to its end; one that threw reports nothing.
   ~CudaBackend() override {
-    if (!profile_) return;
+    if (!phases_ || std::uncaught_exceptions() > exceptions_) return;
     try {
-      ZKGPU_CUDA_CHECK(cudaStreamSynchronize(s_));
-      const double total = std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
-      double staged = 0;
-      std::fprintf(stderr, "whir gpu profile (2^%u variables, %zu commitments):", n_, n_commits_);
-      for (int i = 0; i < N_STAGES; ++i) {
-        std::fprintf(stderr, " %s %.3f ms;", STAGE_NAMES[i], ms_[i]);
-        staged += ms_[i];
-      }
-      std::fprintf(stderr, " host (transcript, CPU PoW, fibre folds) %.3f ms; total %.3f ms\n", total - staged, total);
+      phases_->finish();
     } catch (...) {
       // a destructor must not throw; the failure already surfaced in the call that caused it
     }
@@ -427,23 +411,25 @@ class CudaBackend final : public ProverBackend {
     bool valid = false;
   };
 
+  // Marks a stage on the stream: what ran since the last stage is "host", the stage's own work is
+  // named after it (no-ops without a PhaseTimes).
   class StageTimer {
    public:
-    StageTimer(CudaBackend& b, Stage st) : b_(b), st_(st) {
-      if (b_.profile_) t0_ = Clock::now();
-    }
+    StageTimer(CudaBackend& b, Stage st) : b_(b), st_(st) { b_.phases_->mark("host"); }
     ~StageTimer() {
-      if (!b_.profile_) return;
-      if (cudaStreamSynchronize(b_.s_) != cudaSuccess) return;  // the failing call reports it
-      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0_).count();
-      b_.ms_[st_] += ms;
-      if (profile_level() >= 2) std::fprintf(stderr, "  %s (2^%u) %.3f ms\n", STAGE_NAMES[st_], b_.m_, ms);
+      if (std::uncaught_exceptions() > exceptions_) return;  // the stage threw: nothing is reported
+      try {
+        b_.phases_->mark(STAGE_NAMES[st_]);
+      } catch (...) {
+        // a destructor must not throw; a failing event record means the stream has failed, which
+        // the prove's next CUDA call reports
+      }
     }
 
    private:
     CudaBackend& b_;
     Stage st_;
-    Clock::time_point t0_;
+    int exceptions_ = std::uncaught_exceptions();
   };
 
   // n words from the device into ws_.host, then waits for the stream.
@@ -469,15 +455,14 @@ class CudaBackend final : public ProverBackend {
   Workspace& ws_;
   ProverShape shape_;
   Poseidon2Params<16> p2_;
-  bool profile_ = false;
   cudaStream_t s_ = nullptr;
+  std::optional<zkgpu::cuda::PhaseProfiler> phases_;  // from the stream's creation on
+  int exceptions_ = std::uncaught_exceptions();       // in flight when the prove began
   unsigned n_ = 0, m_ = 0;
   bool ext_ = false;           // x_0 has been bound: T lives in ws_.tef
   unsigned cached_pairs_ = 0;  // partials of the current round's (h(0), h(2)) left by the last bind
   TreeInfo trees_[2];
   size_t n_commits_ = 0;
-  double ms_[N_STAGES] = {};
-  Clock::time_point start_;
 };
 
 }  // namespace
@@ -485,20 +470,14 @@ class CudaBackend final : public ProverBackend {
 size_t memory_need(const ProverShape& shape) { return plan_for(shape).bytes() + SMALL_MARGIN_BYTES; }
 
 std::unique_ptr<ProverBackend> make_backend(std::span<const BabyBear> evals, const ProverShape& shape,
-                                            const Poseidon2Params<16>& p2) {
-  return std::make_unique<CudaBackend>(evals, shape, p2);
+                                            const Poseidon2Params<16>& p2, const BackendOptions& options) {
+  return std::make_unique<CudaBackend>(evals, shape, p2, options);
 }
 
 void release_workspace() {
   Workspace& ws = workspace();
   std::lock_guard<std::mutex> g(ws.mu);
   ws.release();
-}
-
-void set_workspace_poison(bool on) {
-  Workspace& ws = workspace();
-  std::lock_guard<std::mutex> g(ws.mu);
-  ws.poison = on;
 }
 
 }  // namespace zkgpu::whir::cuda
