@@ -39,7 +39,7 @@ G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOp
   check_sizes(bases.size(), scalars.size());
   check_scalars(scalars);
   if (scalars.empty()) return G1Affine::identity();
-  if (resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+  if (resolve_backend(opt.backend, scalars.size(), MSM_GPU_CROSSOVER_POINTS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     check_window(opt.window_bits, 20);
     bases.upload();
@@ -108,7 +108,7 @@ G1Affine msm_tuned(std::span<const G1Affine> points, std::span<const Scalar> sca
   check_sizes(points.size(), scalars.size());
   // One-off bases: callers of this overload vouch for their points (the CLI validates each line);
   // MsmBases(points, true) is the checked path. On the GPU the bases are converted on the device.
-  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_CROSSOVER_POINTS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     check_scalars(scalars);
     check_window(opt.window_bits, 20);
