@@ -3,7 +3,8 @@
 //            (no leading zeros) or "infinity"; a bad line is an error naming it (exit 2); no
 //            points (empty input) gives "infinity" and a notice on stderr.
 //   msm bench: CPU backend, GPU with bases resident on the device (scalars from host memory each
-//            run) and GPU with bases and scalars from host memory, for each --log-n.
+//            run) and GPU with bases and scalars from host memory, for each --log-n; --phases adds
+//            one more MSM per column and prints where its time went on stderr.
 //   padd bench: mixed twisted-Edwards additions (the MSM accumulation step) in the terms of the
 //            Versal AI-Engine paper: throughput (M PADD/s) and latency of a dependent chain (us);
 //            the GMP-based CPU baseline is in zkgpu_bench (BM_PaddGmp*), next to the same rows.
@@ -20,9 +21,11 @@
 #include "commands.hpp"
 #include "bench_support/msm_inputs.hpp"
 #include "io/msm_line.hpp"
+#include "msm/cpu/msm_cpu.hpp"
 #include "runtime/env.hpp"  // parse_decimal
 #include "timing.hpp"
 #include "zkgpu/msm.hpp"
+#include "zkgpu/profile.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "msm/cuda/api.hpp"
@@ -82,10 +85,26 @@ int run_msm(const RunOptions& o) {
 
 struct BenchOptions {
   std::string curve = "bls12-377", log_n = "16..24", backend = "all";
-  bool json = false, quick = false;
+  bool json = false, quick = false, phases = false;
   int runs = 3;
   unsigned cpu_max_log = 20, window = 0;
 };
+
+// One line on stderr: each phase's milliseconds summed over its repeats (the GPU's slices), in the
+// order they first ran.
+void print_phases(const char* what, unsigned lg, const PhaseTimes& t) {
+  std::vector<std::pair<std::string, double>> sums;
+  for (const auto& [name, ms] : t.phases) {
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == name; });
+    if (it == sums.end())
+      sums.emplace_back(name, ms);
+    else
+      it->second += ms;
+  }
+  std::fprintf(stderr, "msm phases ms, %s, 2^%u:", what, lg);
+  for (const auto& [name, ms] : sums) std::fprintf(stderr, " %s %.2f", name.c_str(), ms);
+  std::fprintf(stderr, " | sum %.2f wall %.2f\n", t.device_ms(), t.wall_ms);
+}
 
 // N or A..B with 1 <= A <= B <= MSM_BENCH_MAX_LOG_N, digits only.
 constexpr unsigned MSM_BENCH_MAX_LOG_N = 26;
@@ -141,6 +160,12 @@ int bench_msm(const BenchOptions& o) {
       opt.backend = Backend::Cpu;
       opt.window_bits = std::min(o.window, MSM_CPU_MAX_WINDOW_BITS);
       cpu = time_median_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
+      if (o.phases) {  // CPU time summed over the threads
+        PhaseTimes t;
+        (void)cpu::msm_te(bases.te_points().data(), sc.data(), n,
+                          opt.window_bits ? opt.window_bits : msm_cpu_window_bits(n), cpu::Accumulation::Auto, &t);
+        print_phases("CPU (thread time)", lg, t);
+      }
     }
 #if ZKGPU_HAVE_CUDA
     if (want_gpu) {
@@ -152,6 +177,13 @@ int bench_msm(const BenchOptions& o) {
       from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, o.runs));
       if (cpu >= 0 && !(gpu_result == cpu_result))
         throw std::runtime_error("msm bench: GPU and CPU MSM results differ at 2^" + std::to_string(lg));
+      if (o.phases) {
+        PhaseTimes r, h;
+        (void)cuda::msm_resident(*bases.device(), sc.data(), n, o.window, {.phases = &r});
+        (void)cuda::msm_from_host(pts.data(), sc.data(), n, o.window, {.phases = &h});
+        print_phases("GPU resident", lg, r);
+        print_phases("GPU from host", lg, h);
+      }
     }
 #endif
     if (o.json) {
@@ -269,6 +301,7 @@ void add_msm_command(CLI::App& app) {
       ->check(CLI::Range(0, 20));
   bench->add_flag("--json", bo.json, "Print JSON instead of a table");
   bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
+  bench->add_flag("--phases", bo.phases, "One more MSM per column, its phase times on stderr");
   bench->callback([] { check_rc(bench_msm(bo)); });
 
   auto* p = app.add_subcommand("padd", "BLS12-377 point-addition benchmark");

@@ -15,7 +15,7 @@
 namespace zkgpu::bls12_377 {
 
 // Auto uses the GPU from this many points on (below it the CPU finishes before a launch pays off).
-inline constexpr uint64_t MSM_GPU_MIN_POINTS = uint64_t{1} << 12;
+inline constexpr uint64_t MSM_GPU_CROSSOVER_POINTS = uint64_t{1} << 12;
 inline constexpr size_t MSM_MAX_POINTS = size_t{1} << 26;
 // The largest window the CPU backend takes (its digits are stored in 16 bits).
 inline constexpr unsigned MSM_CPU_MAX_WINDOW_BITS = 16;

@@ -8,10 +8,8 @@
 
 #include "msm/signed_digits.hpp"
 #include "msm/cpu/msm_cpu.hpp"
+#include "msm/msm_tuned.hpp"
 #include "zkgpu/status.hpp"
-#if ZKGPU_HAVE_CUDA
-#include "msm/cuda/api.hpp"
-#endif
 
 namespace zkgpu::bls12_377 {
 
@@ -36,15 +34,16 @@ void check_window(unsigned c, unsigned max_c) {
     throw_invalid("window_bits = " + std::to_string(c) + " is outside 2.." + std::to_string(max_c));
 }
 
-G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt) {
+G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt,
+             [[maybe_unused]] const cuda::MsmGpuOptions& gpu) {
   check_sizes(bases.size(), scalars.size());
   check_scalars(scalars);
   if (scalars.empty()) return G1Affine::identity();
-  if (resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+  if (resolve_backend(opt.backend, scalars.size(), MSM_GPU_CROSSOVER_POINTS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     check_window(opt.window_bits, 20);
     bases.upload();
-    return te_to_sw(cuda::msm_resident(*bases.device(), scalars.data(), scalars.size(), opt.window_bits));
+    return te_to_sw(cuda::msm_resident(*bases.device(), scalars.data(), scalars.size(), opt.window_bits, gpu));
 #endif
   }
   check_window(opt.window_bits, cpu::MAX_WINDOW_BITS);
@@ -104,23 +103,33 @@ void MsmBases::upload() const {
 #endif
 }
 
-G1Affine msm(std::span<const G1Affine> points, std::span<const Scalar> scalars, const MsmOptions& opt) {
+G1Affine msm_tuned(std::span<const G1Affine> points, std::span<const Scalar> scalars, const MsmOptions& opt,
+                   [[maybe_unused]] const cuda::MsmGpuOptions& gpu) {
   check_sizes(points.size(), scalars.size());
   // One-off bases: callers of this overload vouch for their points (the CLI validates each line);
   // MsmBases(points, true) is the checked path. On the GPU the bases are converted on the device.
-  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_MIN_POINTS) == Backend::Cuda) {
+  if (!scalars.empty() && resolve_backend(opt.backend, scalars.size(), MSM_GPU_CROSSOVER_POINTS) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     check_scalars(scalars);
     check_window(opt.window_bits, 20);
-    return te_to_sw(cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits));
+    return te_to_sw(cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits, gpu));
 #endif
   }
   MsmBases bases(points, false);
-  return run(bases, scalars, opt);
+  return run(bases, scalars, opt, gpu);
+}
+
+G1Affine msm_tuned(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt,
+                   const cuda::MsmGpuOptions& gpu) {
+  return run(bases, scalars, opt, gpu);
+}
+
+G1Affine msm(std::span<const G1Affine> points, std::span<const Scalar> scalars, const MsmOptions& opt) {
+  return msm_tuned(points, scalars, opt, {});
 }
 
 G1Affine msm(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt) {
-  return run(bases, scalars, opt);
+  return msm_tuned(bases, scalars, opt, {});
 }
 
 G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned window_bits) {

@@ -1,20 +1,24 @@
 // BLS12-377 MSM and PADD on the GPU against the CPU backend on fresh random inputs, with the GPU
-// workspace poisoned (0xff bytes) before every MSM. Every test skips without a usable GPU.
+// workspace poisoned (0xff bytes) before every MSM (MsmGpuOptions::poison_workspace). Every test
+// skips without a usable GPU.
 // ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20, 12 in small mode).
 // Small mode (ZKGPU_TEST_SMALL=1) keeps every window size, slice plan and reduction shape (they
-// depend on the window and the test hooks, not on n) on inputs of about 4000 points.
+// depend on the window and the per-call MsmGpuOptions, not on n) on inputs of about 4000 points.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bls12_377/bls_test_support.hpp"
+#include "msm/cuda/api.hpp"
+#include "msm/msm_tuned.hpp"
+#include "msm/plan.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/msm.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "runtime/cuda/runtime.cuh"
-#include "msm/cuda/api.hpp"
 #endif
 
 namespace zkgpu::test {
@@ -29,26 +33,31 @@ MsmOptions on(Backend b, unsigned c = 0) {
   return o;
 }
 
-struct PoisonGuard {
-  PoisonGuard() {
-#if ZKGPU_HAVE_CUDA
-    bls12_377::cuda::set_msm_poison(true);
-#endif
-  }
-  ~PoisonGuard() {
-#if ZKGPU_HAVE_CUDA
-    bls12_377::cuda::set_msm_poison(false);
-#endif
-  }
-};
+using bls12_377::cuda::MsmGpuOptions;
 
-#if ZKGPU_HAVE_CUDA
-// Small first slices for inputs from host memory, so test sizes run through several slices.
-struct SliceGuard {
-  explicit SliceGuard(size_t points) { bls12_377::cuda::set_msm_min_slice(points); }
-  ~SliceGuard() { bls12_377::cuda::set_msm_min_slice(0); }
-};
-#endif
+MsmGpuOptions poisoned() {
+  MsmGpuOptions o;
+  o.poison_workspace = true;
+  return o;
+}
+
+// Small first slices for inputs from host memory (resident bases too, at every size), so test
+// sizes run through several slices.
+MsmGpuOptions sliced(uint32_t min_slice, MsmGpuOptions o = poisoned()) {
+  o.min_slice = min_slice;
+  o.resident_slice_min_n = 0;
+  return o;
+}
+
+// The public msm() on the CUDA backend with per-call GPU options (poisoned by default).
+G1Affine on_gpu(const MsmBases& bases, std::span<const Scalar> s, unsigned c = 0,
+                const MsmGpuOptions& gpu = poisoned()) {
+  return msm_tuned(bases, s, on(Backend::Cuda, c), gpu);
+}
+G1Affine on_gpu(std::span<const G1Affine> points, std::span<const Scalar> s, unsigned c = 0,
+                const MsmGpuOptions& gpu = poisoned()) {
+  return msm_tuned(points, s, on(Backend::Cuda, c), gpu);
+}
 
 struct Input {
   std::vector<Scalar> dlogs, scalars;
@@ -65,15 +74,14 @@ Input random_input(size_t n, Rng& rng) {
 
 TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(40);
   for (size_t n :
        sized<size_t>({1, 2, 3, 100, 1000, 4097, size_t{1} << 16, (size_t{1} << 16) + 3}, {1, 2, 3, 100, 1000, 4097})) {
     Input in = random_input(n, rng);
     MsmBases bases(in.points, false);
     G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;      // resident bases
-    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu) << "n = " << n;  // bases from host
+    EXPECT_EQ(on_gpu(bases, in.scalars), cpu) << "n = " << n;      // resident bases
+    EXPECT_EQ(on_gpu(in.points, in.scalars), cpu) << "n = " << n;  // bases from host
   }
 }
 
@@ -81,27 +89,25 @@ TEST(Bls12377MsmGpu, MatchesCpuOnRandomInputs) {
 // paths still give the CPU's sum afterwards.
 TEST(Bls12377MsmGpu, SumAfterReleasingGpuCachesIsUnchanged) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(41);
   Input in = random_input(1000, rng);
   MsmBases bases(in.points, false);
   const G1Affine cpu = msm(bases, in.scalars, on(Backend::Cpu));
-  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  EXPECT_EQ(on_gpu(bases, in.scalars), cpu);
   release_gpu_caches();
-  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), cpu);
+  EXPECT_EQ(on_gpu(bases, in.scalars), cpu);
   release_gpu_caches();
-  EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda)), cpu);
+  EXPECT_EQ(on_gpu(in.points, in.scalars), cpu);
 }
 
 TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(41);
   Input in = random_input(5000, rng);
   MsmBases bases(in.points, false);
   G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
   for (unsigned c : {2u, 5u, 8u, 11u, 13u, 16u, 18u, 20u})
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
+    EXPECT_EQ(on_gpu(bases, in.scalars, c), expect) << "c = " << c;
 }
 
 // The chunked bucket sums at both extremes of run length: a narrow window (every bucket spans many
@@ -110,15 +116,14 @@ TEST(Bls12377MsmGpu, EveryWindowSizeMatchesCpu) {
 // (Small mode, 2^12 + 7 points: c = 3 still makes chunks of 8 entries, above the minimum of 4.)
 TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(47);
   const size_t n = sized((size_t{1} << 17) + 7, (size_t{1} << 12) + 7);
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
   G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
   for (unsigned c : {3u, 9u, 17u, 20u}) {
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, c)), expect) << "c = " << c;
-    EXPECT_EQ(msm(in.points, in.scalars, on(Backend::Cuda, c)), expect) << "from host, c = " << c;
+    EXPECT_EQ(on_gpu(bases, in.scalars, c), expect) << "c = " << c;
+    EXPECT_EQ(on_gpu(in.points, in.scalars, c), expect) << "from host, c = " << c;
   }
 }
 
@@ -126,7 +131,6 @@ TEST(Bls12377MsmGpu, ChunkedBucketSumsMatchCpuForShortAndLongRuns) {
 // which the segmented accumulation must split over threads and levels.
 TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(42);
   const size_t n = sized((size_t{1} << 16) + 5, (size_t{1} << 12) + 5);
   Input in = random_input(n, rng);
@@ -143,21 +147,20 @@ TEST(Bls12377MsmGpu, EdgeCasesAndSkewedScalars) {
   sets.push_back(small);
   sets.push_back(mixed);
   for (size_t k = 0; k < sets.size(); ++k)
-    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), msm(bases, sets[k], on(Backend::Cpu))) << "set " << k;
+    EXPECT_EQ(on_gpu(bases, sets[k]), msm(bases, sets[k], on(Backend::Cpu))) << "set " << k;
   std::vector<Scalar> zeros(n);
-  EXPECT_EQ(msm(bases, zeros, on(Backend::Cuda)), G1Affine::identity());
+  EXPECT_EQ(on_gpu(bases, zeros), G1Affine::identity());
 }
 
 TEST(Bls12377MsmGpu, KnownDiscreteLogsLarge) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   unsigned log_n = sized(20u, 12u);
   if (const char* e = std::getenv("ZKGPU_MSM_TEST_LOG_N")) log_n = static_cast<unsigned>(std::atoi(e));
   Rng rng(43);
   const size_t n = (size_t{1} << log_n) - 1;  // not a power of two
   Input in = random_input(n, rng);
   MsmBases bases(in.points, false);
-  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expected_msm(in.dlogs, in.scalars));
+  EXPECT_EQ(on_gpu(bases, in.scalars), expected_msm(in.dlogs, in.scalars));
 }
 
 // Bases from host memory are converted on the GPU; a point where the map is undefined is named.
@@ -193,20 +196,19 @@ TEST(Bls12377MsmGpu, DeviceResidentInputs) {
 // are not powers of two and with a partial last batch of the table kernel.
 TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   Rng rng(48);
   for (size_t n : sized<size_t>({1, 77, 4099, (size_t{1} << 15) + 1}, {1, 77, 4099})) {
     Input in = random_input(n, rng);
     MsmBases bases(in.points, false);
     bases.upload();
     const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
-    ASSERT_EQ(t, bls12_377::cuda::table_window_bits(n)) << "n = " << n;  // small tables always fit
+    ASSERT_EQ(t, gpu_plan::table_window_bits(n)) << "n = " << n;  // small tables always fit
     G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expect) << "table, n = " << n;
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t)), expect) << "table by its window, n = " << n;
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda, t - 1)), expect) << "per-window buckets, n = " << n;
+    EXPECT_EQ(on_gpu(bases, in.scalars), expect) << "table, n = " << n;
+    EXPECT_EQ(on_gpu(bases, in.scalars, t), expect) << "table by its window, n = " << n;
+    EXPECT_EQ(on_gpu(bases, in.scalars, t - 1), expect) << "per-window buckets, n = " << n;
     std::vector<Scalar> same(n, r_minus(1));  // every window's digits in one bucket of the shared set
-    EXPECT_EQ(msm(bases, same, on(Backend::Cuda)), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
+    EXPECT_EQ(on_gpu(bases, same), msm(bases, same, on(Backend::Cpu))) << "skewed, n = " << n;
   }
 }
 
@@ -217,7 +219,6 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
 // in one bucket).
 TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
   // Full size: resident slices [0, 4545), [4545, 18180), [18180, n); from host [0, 6250),
   // [6250, 18750), [18750, n). Small mode, a tenth of the points and of the first slice: resident
   // [0, 454), [454, 1816), [1816, n); from host [0, 625), [625, 1875), [1875, n).
@@ -226,7 +227,7 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   };
   const Plan pl = sized<Plan>({50003, 1000, 10000, 20000, 26000, 6250, 18750, 40000},
                               {5003, 100, 1000, 1800, 1900, 625, 1875, 4000});
-  SliceGuard small(pl.min_slice);
+  const MsmGpuOptions small = sliced(static_cast<uint32_t>(pl.min_slice));
   Rng rng(49);
   const size_t n = pl.n;
   Input in = random_input(n, rng);
@@ -241,13 +242,13 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   for (size_t i = pl.host_slice_first; i < pl.host_slice_end; ++i) sets[2][i] = r_minus(1);
   for (size_t k = 0; k < sets.size(); ++k) {
     G1Affine expect = msm(bases, sets[k], on(Backend::Cpu));
-    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect) << "table, set " << k;
-    EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect) << "per-window buckets, set " << k;
-    EXPECT_EQ(msm(in.points, sets[k], on(Backend::Cuda)), expect) << "from host, set " << k;
+    EXPECT_EQ(on_gpu(bases, sets[k], 0, small), expect) << "table, set " << k;
+    EXPECT_EQ(on_gpu(bases, sets[k], t - 3, small), expect) << "per-window buckets, set " << k;
+    EXPECT_EQ(on_gpu(in.points, sets[k], 0, small), expect) << "from host, set " << k;
   }
   in.points[pl.bad] = {-Fp::one(), Fp::zero(), false};  // a point off G1 in the last slice is named
   try {
-    (void)msm(in.points, in.scalars, on(Backend::Cuda));
+    (void)on_gpu(in.points, in.scalars, 0, small);
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("point " + std::to_string(pl.bad)), std::string::npos) << e.what();
@@ -260,10 +261,6 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
 // only (the 2^22 buckets per window of c = 23 do not finish under compute-sanitizer racecheck).
 TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
-  struct TableGuard {
-    ~TableGuard() { bls12_377::cuda::set_msm_table_window(0); }
-  } restore;
   Rng rng(50);
   const size_t n = 3001;
   Input in = random_input(n, rng);
@@ -273,28 +270,30 @@ TEST(Bls12377MsmGpu, HalvedScalarWindowTablesMatchCpu) {
   half_plus.l[0] += 1;
   for (size_t i = 0; i < 40; ++i)
     in.scalars[i] = i % 4 == 0 ? half : i % 4 == 1 ? half_plus : i % 4 == 2 ? r_minus(1) : Scalar{};
+  const MsmBases bases(in.points, false);
+  // The resident path of msm() on bases uploaded with a forced table window (MsmBases::upload
+  // builds the one table_window_bits picks).
+  auto table_msm = [&](const bls12_377::detail::DeviceBases& dev, const std::vector<Scalar>& s) {
+    return te_to_sw(bls12_377::cuda::msm_resident(dev, s.data(), s.size(), 0, poisoned()));
+  };
   for (unsigned c : sized<unsigned>({11u, 23u}, {11u})) {
-    bls12_377::cuda::set_msm_table_window(c);
-    MsmBases bases(in.points, false);
-    bases.upload();
-    ASSERT_EQ(bls12_377::cuda::window_table_bits(*bases.device()), c);
-    EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
+    MsmGpuOptions table;
+    table.table_window = c;
+    const auto dev = bls12_377::cuda::upload_bases(bases.te_points().data(), n, table);
+    ASSERT_EQ(bls12_377::cuda::window_table_bits(*dev), c);
+    EXPECT_EQ(table_msm(*dev, in.scalars), msm(bases, in.scalars, on(Backend::Cpu))) << "c = " << c;
     std::vector<Scalar> top(n, r_minus(1));
-    EXPECT_EQ(msm(bases, top, on(Backend::Cuda)), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
+    EXPECT_EQ(table_msm(*dev, top), msm(bases, top, on(Backend::Cpu))) << "all r - 1, c = " << c;
   }
 }
 
-// The window reduction's shapes (set_msm_reduce_shape): parts of up to 256 buckets (few parts: blocks of
-// parts partly filled, fold groups of fewer than 32), one bucket per part (many fold levels), and
-// from one pair per window to thousands left for the host's folds; with one slice and two (the
-// second adding onto the buckets in place), on the window table and per-window buckets, random
-// and all-equal scalars (each window's digits in one bucket).
+// The window reduction's shapes (MsmGpuOptions::reduce_parts, host_fold_pairs): parts of up to 256 buckets (few parts:
+// blocks of parts partly filled, fold groups of fewer than 32), one bucket per part (many fold levels), and from one
+// pair per window to thousands left for the host's folds; with one slice and two (the second adding onto the buckets in
+// place), on the window table and per-window buckets, random and all-equal scalars (each window's digits in one
+// bucket).
 TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   ZKGPU_REQUIRE_GPU();
-  PoisonGuard poison;
-  struct ShapeGuard {
-    ~ShapeGuard() { bls12_377::cuda::set_msm_reduce_shape(0, 0); }
-  } restore;
   Rng rng(51);
   const size_t n = sized<size_t>(20011, 4001);
   Input in = random_input(n, rng);
@@ -309,15 +308,17 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
     uint32_t host_pairs;
   };
   for (const Shape sh : {Shape{4, 1}, Shape{9, 64}, Shape{20, 4096}}) {
-    bls12_377::cuda::set_msm_reduce_shape(sh.parts_log2, sh.host_pairs);
-    for (const bool sliced : {false, true}) {
+    MsmGpuOptions shape = poisoned();
+    shape.reduce_parts = size_t{1} << sh.parts_log2;
+    shape.host_fold_pairs = sh.host_pairs;
+    for (const bool in_slices : {false, true}) {
       // Resident slices [0, 1819), [1819, 7276), [7276, n); small mode [0, 363), [363, 1452), [1452, n).
-      SliceGuard slices(sliced ? sized<size_t>(1000, 200) : 0);
+      const MsmGpuOptions gpu = in_slices ? sliced(sized<uint32_t>(1000, 200), shape) : shape;
       for (size_t k = 0; k < sets.size(); ++k) {
         const std::string what = "2^" + std::to_string(sh.parts_log2) + " parts, " + std::to_string(sh.host_pairs) +
-                                 " host pairs" + (sliced ? ", sliced" : "") + ", set " + std::to_string(k);
-        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda)), expect[k]) << "table, " << what;
-        EXPECT_EQ(msm(bases, sets[k], on(Backend::Cuda, t - 3)), expect[k]) << "per-window buckets, " << what;
+                                 " host pairs" + (in_slices ? ", sliced" : "") + ", set " + std::to_string(k);
+        EXPECT_EQ(on_gpu(bases, sets[k], 0, gpu), expect[k]) << "table, " << what;
+        EXPECT_EQ(on_gpu(bases, sets[k], t - 3, gpu), expect[k]) << "per-window buckets, " << what;
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include "zkgpu/core/bls12_377/curve.hpp"
 #include "zkgpu/msm.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu::bls12_377::cpu {
 
@@ -16,8 +17,10 @@ bool ifma_available();
 // c in 2..MAX_WINDOW_BITS. Digits are stored as int16: c = 16's digit +2^15 as the bit pattern of
 // -2^15, which no window produces (digits lie in [-2^(c-1) + 1, 2^(c-1)]).
 inline constexpr unsigned MAX_WINDOW_BITS = MSM_CPU_MAX_WINDOW_BITS;
-// Returns the sum in extended TE coordinates.
+// Returns the sum in extended TE coordinates. `phases`, when not null, gets the CPU time of each
+// phase (digits, scatter, sort, sums, reduce, combine) summed over the threads, appended, and the
+// call's wall time added to its wall_ms.
 TeExtended msm_te(const TePrecomputed* points, const Scalar* scalars, size_t n, unsigned c,
-                  Accumulation path = Accumulation::Auto);
+                  Accumulation path = Accumulation::Auto, PhaseTimes* phases = nullptr);
 
 }  // namespace zkgpu::bls12_377::cpu

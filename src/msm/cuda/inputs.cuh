@@ -1,0 +1,23 @@
+// Inputs from host memory, one slice at a time (gpu_plan::plan_slices): the scalars' upload with
+// their digits, and the SW bases' upload with their conversion to the stored TE form.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "msm/cuda/workspace.cuh"
+
+namespace zkgpu::bls12_377::cuda {
+
+// Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
+// chunk as it lands (on digit_stream); records `ready` when the slice's digits are written.
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, gpu_plan::Slice sl, unsigned c, unsigned W,
+                          bool shared, cudaEvent_t ready);
+// Uploads the SW bases of slice sl and converts them on the device into ws.points; records
+// converted[*] (one per conversion stream) when they are all converted. The index of the first
+// point where the map is undefined lands in ws.bad, which check_bases reads after the MSM.
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, cudaEvent_t* converted);
+// Error(InvalidArgument) naming the first of the n bases from host where the TE map is undefined.
+void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream);
+
+}  // namespace zkgpu::bls12_377::cuda
