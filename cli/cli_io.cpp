@@ -110,13 +110,16 @@ void notice_no_items(const std::string& command) {
   std::cerr << "notice: " << command << ": the input held no items\n";
 }
 
-int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected) {
+int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected, Backend ran) {
   write_stdout(out);
-  if (items == 0) notice_no_items(command);
+  if (items == 0)
+    notice_no_items(command);
+  else
+    std::cerr << "backend: " << to_string(ran) << "\n";
   return rejected > 0 ? EXIT_REJECTED : EXIT_OK;
 }
 
-int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts) {
+int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts, Backend ran) {
   std::string out;
   out.reserve(2 * verdicts.size());
   size_t rejected = 0;
@@ -124,7 +127,7 @@ int finish_verdicts(const std::string& command, std::span<const uint8_t> verdict
     out += v ? "1\n" : "0\n";
     rejected += !v;
   }
-  return finish_items(command, out, verdicts.size(), rejected);
+  return finish_items(command, out, verdicts.size(), rejected, ran);
 }
 
 }  // namespace zkgpu::cli

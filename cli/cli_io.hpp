@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "zkgpu/backend.hpp"
+
 namespace zkgpu::cli {
 
 // Exit statuses of every command (README, "Exit status"):
@@ -47,12 +49,13 @@ void write_stdout(std::string_view text);
 // The notice every verdict command prints on stderr when its input held no items.
 void notice_no_items(const std::string& command);
 
-// The end of a command that reads items: writes `out` (write_stdout), prints the notice for
-// `command` when `items` is 0, and returns EXIT_REJECTED when `rejected` > 0, else EXIT_OK.
-int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected);
+// The end of a command that reads items: writes `out` (write_stdout), then on stderr the notice
+// for `command` when `items` is 0, else `backend: <ran>` (stdout stays the line format alone);
+// returns EXIT_REJECTED when `rejected` > 0, else EXIT_OK.
+int finish_items(const std::string& command, std::string_view out, size_t items, size_t rejected, Backend ran);
 
 // finish_items for a command whose items are verdicts: one line per verdict, `1` (valid, nonzero)
 // or `0` (rejected).
-int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts);
+int finish_verdicts(const std::string& command, std::span<const uint8_t> verdicts, Backend ran);
 
 }  // namespace zkgpu::cli

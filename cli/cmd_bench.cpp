@@ -10,12 +10,14 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "merkle/cpu/merkle_cpu.hpp"
+#include "options.hpp"
 #include "zkgpu/challenger.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
@@ -50,6 +52,7 @@ struct Row {
 };
 
 struct Options {
+  std::string what = "all";
   bool quick = false, json = false;
   int runs = 5;
 };
@@ -183,13 +186,6 @@ void bench_pow(const Options& o, std::vector<Row>& rows) {
   }
 }
 
-std::string fmt_ms(double ms) {
-  if (ms < 0) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, ms < 1 ? "%.4f" : "%.2f", ms);
-  return b;
-}
-
 std::string fmt_ratio(double x) {
   if (x <= 0) return "-";
   char b[32];
@@ -209,8 +205,8 @@ void print_table(const std::vector<Row>& rows) {
       std::snprintf(b, sizeof b, "%.0f%%", 100.0 * r.gpu_floor_ms / r.gpu_ms);
       pct = b;
     }
-    std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", r.op.c_str(), r.size.c_str(), fmt_ms(r.cpu_ms).c_str(),
-                fmt_ms(r.gpu_ms).c_str(), fmt_ms(r.gpu_host_ms).c_str(),
+    std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", r.op.c_str(), r.size.c_str(), format_time(r.cpu_ms).c_str(),
+                format_time(r.gpu_ms).c_str(), format_time(r.gpu_host_ms).c_str(),
                 fmt_ratio(r.gpu_ms > 0 ? r.cpu_ms / r.gpu_ms : -1).c_str(), pct.c_str());
   }
 }
@@ -243,20 +239,21 @@ void print_json(const std::vector<Row>& rows) {
 
 void add_bench_command(CLI::App& app) {
   auto* b = app.add_subcommand("bench", "Benchmark primitives: CPU backend vs GPU, side by side");
-  static Options o;
-  static std::string what = "all";
-  b->add_option("what", what, "ntt, poseidon2, merkle, pow or all")
-      ->check(CLI::IsMember({"ntt", "poseidon2", "merkle", "pow", "all"}));
-  b->add_flag("--quick", o.quick, "Small sizes (seconds; for smoke tests and the demo)");
-  b->add_flag("--json", o.json, "Print JSON instead of a table");
-  b->add_option("--runs", o.runs, "Timed runs per figure (the median is reported)")->check(CLI::Range(1, 1000));
-  b->callback([] {
+  auto o = std::make_shared<Options>();
+  add_choice(b, "what", o->what,
+             {{"ntt", "ntt"}, {"poseidon2", "poseidon2"}, {"merkle", "merkle"}, {"pow", "pow"}, {"all", "all"}},
+             "Which primitives");
+  b->add_flag("--quick", o->quick, "Small sizes (seconds; for smoke tests and the demo)");
+  add_common_options(
+      b, {.json = &o->json, .runs = &o->runs, .max_runs = 1000, .json_help = "Print JSON instead of a table"});
+  b->callback([o] {
+    const std::string& what = o->what;
     std::vector<Row> rows;
-    if (what == "ntt" || what == "all") bench_ntt(o, rows);
-    if (what == "poseidon2" || what == "all") bench_poseidon2(o, rows);
-    if (what == "merkle" || what == "all") bench_merkle(o, rows);
-    if (what == "pow" || what == "all") bench_pow(o, rows);
-    if (o.json)
+    if (what == "ntt" || what == "all") bench_ntt(*o, rows);
+    if (what == "poseidon2" || what == "all") bench_poseidon2(*o, rows);
+    if (what == "merkle" || what == "all") bench_merkle(*o, rows);
+    if (what == "pow" || what == "all") bench_pow(*o, rows);
+    if (o->json)
       print_json(rows);
     else
       print_table(rows);

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -33,7 +34,7 @@ namespace {
 
 struct Options {
   bool quick = false, json = false;
-  std::string mode = "openssl";
+  Ed25519Mode mode = Ed25519Mode::Openssl;
   unsigned max_log = 22, cpu_max_log = 18;
   size_t msg_len = 64;
   double min_time = 0.25;  // seconds of repetitions per measurement
@@ -121,7 +122,7 @@ nlohmann::json ms(double s) { return s > 0 ? nlohmann::json(s * 1e3) : nlohmann:
 
 int run_bench(const Options& o) {
   if (sodium_init() < 0) throw Error(ErrorCode::Unavailable, "bench: libsodium failed to initialise");
-  const auto mode = *parse_ed25519_mode(o.mode);
+  const Ed25519Mode mode = o.mode;
   const unsigned max_log = o.quick ? std::min(o.max_log, 10u) : o.max_log;
   const unsigned cpu_max_log = o.quick ? std::min(o.cpu_max_log, 10u) : o.cpu_max_log;
   const double min_time = o.quick ? 0.005 : o.min_time;
@@ -229,7 +230,7 @@ int run_bench(const Options& o) {
 
   if (o.json) {
     nlohmann::json j;
-    j["mode"] = o.mode;
+    j["mode"] = to_string(mode);
     j["message_bytes"] = o.msg_len;
     j["cpu_threads"] = threads;
     j["gpu"] = gpu ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
@@ -251,7 +252,7 @@ int run_bench(const Options& o) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::printf("ed25519 verify, mode %s, %zu-byte messages, %d CPU threads, GPU: %s\n", o.mode.c_str(), o.msg_len,
+  std::printf("ed25519 verify, mode %s, %zu-byte messages, %d CPU threads, GPU: %s\n", to_string(mode), o.msg_len,
               threads, gpu ? gpu_info()->name.c_str() : "none");
   std::printf("%10s %12s %14s %14s %14s %14s %14s\n", "n", "gpu ms", "gpu /s", "gpu kernel /s", "cpu /s",
               "libsodium /s", "openssl /s");
@@ -264,13 +265,9 @@ int run_bench(const Options& o) {
     return std::string(b);
   };
   for (const Row& r : rows) {
-    char g[32];
-    if (r.gpu_s > 0)
-      std::snprintf(g, sizeof g, "%12.4f", r.gpu_s * 1e3);
-    else
-      std::snprintf(g, sizeof g, "%12s", "-");
-    std::printf("%10zu %s %s %s %s %s %s\n", r.n, g, cell(r.gpu_s, r.n).c_str(), cell(r.gpu_kernel_s, r.n).c_str(),
-                cell(r.cpu_s, r.n).c_str(), cell(r.sodium_s, r.n).c_str(), cell(r.openssl_s, r.n).c_str());
+    std::printf("%10zu %12s %s %s %s %s %s\n", r.n, format_time(r.gpu_s > 0 ? r.gpu_s * 1e3 : -1).c_str(),
+                cell(r.gpu_s, r.n).c_str(), cell(r.gpu_kernel_s, r.n).c_str(), cell(r.cpu_s, r.n).c_str(),
+                cell(r.sodium_s, r.n).c_str(), cell(r.openssl_s, r.n).c_str());
   }
   std::printf("per core (/s): ours %.4g, ours zip215 batch equation %.4g, libsodium %.4g, openssl %.4g\n",
               per_core_n / ours1, per_core_n / rlc1, per_core_n / sodium1, per_core_n / openssl1);
@@ -286,23 +283,22 @@ int run_bench(const Options& o) {
 
 void add_ed25519_bench_command(CLI::App& ed) {
   auto* b = ed.add_subcommand("bench", "Throughput vs batch size: GPU, our CPU, libsodium, OpenSSL; crossover");
-  static Options o;
-  b->add_flag("--quick", o.quick, "Tiny sizes and short timings (CI smoke test)");
-  b->add_flag("--json", o.json, "Print JSON");
-  b->add_option("--mode", o.mode, "openssl, strict or zip215")->check(CLI::IsMember({"openssl", "strict", "zip215"}));
-  b->add_option("--max-log", o.max_log, "Largest batch 2^k (default 22)")->check(CLI::Range(0u, 26u));
-  b->add_option("--cpu-max-log", o.cpu_max_log, "Largest batch 2^k timed on the CPU and the peers (default 18)")
+  auto o = std::make_shared<Options>();
+  b->add_flag("--quick", o->quick, "Tiny sizes and short timings (CI smoke test)");
+  add_common_options(b, {.json = &o->json});
+  add_choice(b, "--mode", o->mode, ed25519_mode_names(), "Verification rules (as for `ed25519 verify`)");
+  b->add_option("--max-log", o->max_log, "Largest batch 2^k")->check(CLI::Range(0u, 26u));
+  b->add_option("--cpu-max-log", o->cpu_max_log, "Largest batch 2^k timed on the CPU and the peers")
       ->check(CLI::Range(0u, 26u));
-  b->add_option("--msg-len", o.msg_len, "Message bytes (default 64)")->check(CLI::Range(0, 1 << 20));
-  b->add_option("--min-time", o.min_time, "Seconds of repetitions per measurement (default 0.25)")
-      ->check(CLI::Range(0.0, 3600.0));
-  b->add_option("--save-crossover", o.save_crossover, "Write the measured crossover to this file");
-  b->add_option("--coop-max", o.coop_max,
+  b->add_option("--msg-len", o->msg_len, "Message bytes")->check(CLI::Range(0, 1 << 20));
+  b->add_option("--min-time", o->min_time, "Seconds of repetitions per measurement")->check(CLI::Range(0.0, 3600.0));
+  b->add_option("--save-crossover", o->save_crossover, "Write the measured crossover to this file");
+  b->add_option("--coop-max", o->coop_max,
                 "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)")
       ->check(CLI::Range(int64_t{0}, int64_t{ed25519::cuda::MAX_CHUNK_ITEMS}));
-  b->add_option("--plot", o.plot, "Write a log-log PNG chart of throughput vs batch size");
-  b->callback([] {
-    int rc = run_bench(o);
+  b->add_option("--plot", o->plot, "Write a log-log PNG chart of throughput vs batch size");
+  b->callback([o] {
+    int rc = run_bench(*o);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

@@ -1,18 +1,27 @@
 #include <nlohmann/json.hpp>
 
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
-#include "zkgpu/version.hpp"
+#include "options.hpp"
 #include "zkgpu/backend.hpp"
+#include "zkgpu/version.hpp"
 
 namespace zkgpu::cli {
 
+namespace {
+struct InfoOptions {
+  bool json = false;
+};
+}  // namespace
+
 void add_info_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("info", "Show the backends, the GPU and the CPU features");
-  static bool json = false;
-  cmd->add_flag("--json", json, "Print JSON");
-  cmd->callback([] {
+  auto* cmd = app.add_subcommand("info", "Show the backends, the GPU (or why none is usable) and the CPU features");
+  auto o = std::make_shared<InfoOptions>();
+  add_common_options(cmd, {.json = &o->json});
+  cmd->callback([o] {
+    const bool json = o->json;
     CpuFeatures f = cpu_features();
     const SimdLevel simd = simd_level();  // before any output: a bad ZKGPU_SIMD fails here
     auto g = gpu_info();
@@ -42,7 +51,9 @@ void add_info_command(CLI::App& app) {
       return;
     }
     std::cout << "zkgpu " << version() << "\n";
-    std::cout << "backends:   cpu" << (g ? ", cuda" : "") << "  (auto picks cuda above each operation's crossover)\n";
+    std::cout << "backends:   cpu"
+              << (g ? ", cuda  (auto picks cuda from each operation's crossover up)\n"
+                    : "  (no usable GPU: auto runs everything on the cpu)\n");
     std::cout << "cpu:        " << f.model << ", " << f.threads << " threads, AVX2 " << (f.avx2 ? "yes" : "no")
               << ", AVX-512 " << (f.avx512 ? "yes" : "no") << ", using " << to_string(simd) << "\n";
     if (g) {

@@ -4,11 +4,13 @@
 // 0 when no item is rejected, 1 when some is; an unparsable line is reported on stderr with exit
 // status 2 and no output; empty input gives a notice on stderr.
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "io/hex_lines.hpp"
+#include "options.hpp"
 #include "pq_bench.hpp"
 #include "zkgpu/mlkem.hpp"
 #include "zkgpu/status.hpp"
@@ -18,25 +20,19 @@ namespace zkgpu::cli {
 namespace {
 
 struct KemOptions {
-  std::string set = "768";
-  std::string backend = "auto";
+  MlKemSet set = MlKemSet::MlKem768;
+  Backend backend = Backend::Auto;
 };
 
-MlKemSet kem_set(const std::string& s) {
-  auto set = parse_mlkem_set(s);
-  if (!set) throw_invalid("--set must be 512, 768 or 1024");
-  return *set;
-}
-Backend kem_backend(const std::string& s) {
-  auto b = parse_backend(s);
-  if (!b) throw_invalid("--backend must be cpu, cuda or auto");
-  return *b;
+const Names<MlKemSet>& kem_set_names() {
+  static const Names<MlKemSet> names = {
+      {"512", MlKemSet::MlKem512}, {"768", MlKemSet::MlKem768}, {"1024", MlKemSet::MlKem1024}};
+  return names;
 }
 
 // `d:z` -> `ek:dk`.
 int run_keygen(const KemOptions& o) {
-  const MlKemSet set = kem_set(o.set);
-  const Backend backend = kem_backend(o.backend);
+  const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
   if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
@@ -53,20 +49,20 @@ int run_keygen(const KemOptions& o) {
   }
   const size_t n = seeds.size() / 64;
   Bytes ek(n * sz.ek), dk(n * sz.dk);
-  mlkem_keygen_batch(set, seeds, ek, dk, backend);
+  const Backend ran = backend_that_runs(o.backend, n, MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS);
+  mlkem_keygen_batch(set, seeds, ek, dk, ran);
   std::string out;
   size_t rejected = 0;
   for (size_t i : idx) {
     rejected += i == SIZE_MAX;
     out += i == SIZE_MAX ? "error\n" : to_hex(&ek[i * sz.ek], sz.ek) + ":" + to_hex(&dk[i * sz.dk], sz.dk) + "\n";
   }
-  return finish_items("mlkem keygen", out, idx.size(), rejected);
+  return finish_items("mlkem keygen", out, idx.size(), rejected, ran);
 }
 
 // `ek:m` -> `c:K`.
 int run_encaps(const KemOptions& o) {
-  const MlKemSet set = kem_set(o.set);
-  const Backend backend = kem_backend(o.backend);
+  const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
   if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
@@ -84,7 +80,8 @@ int run_encaps(const KemOptions& o) {
   const size_t n = m.size() / 32;
   Bytes c(n * sz.ct), k(n * 32);
   std::vector<PqStatus> st(n);
-  mlkem_encaps_batch(set, ek, m, c, k, st, backend);
+  const Backend ran = backend_that_runs(o.backend, n, MLKEM_GPU_CROSSOVER_ITEMS);
+  mlkem_encaps_batch(set, ek, m, c, k, st, ran);
   std::string out;
   size_t rejected = 0;
   for (size_t i : idx) {
@@ -92,13 +89,12 @@ int run_encaps(const KemOptions& o) {
     rejected += bad;
     out += bad ? "error\n" : to_hex(&c[i * sz.ct], sz.ct) + ":" + to_hex(&k[i * 32], 32) + "\n";
   }
-  return finish_items("mlkem encaps", out, idx.size(), rejected);
+  return finish_items("mlkem encaps", out, idx.size(), rejected, ran);
 }
 
 // `dk:c` -> `K`.
 int run_decaps(const KemOptions& o) {
-  const MlKemSet set = kem_set(o.set);
-  const Backend backend = kem_backend(o.backend);
+  const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
   if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
@@ -116,7 +112,8 @@ int run_decaps(const KemOptions& o) {
   const size_t n = c.size() / sz.ct;
   Bytes k(n * 32);
   std::vector<PqStatus> st(n);
-  mlkem_decaps_batch(set, dk, c, k, st, backend);
+  const Backend ran = backend_that_runs(o.backend, n, MLKEM_GPU_CROSSOVER_ITEMS);
+  mlkem_decaps_batch(set, dk, c, k, st, ran);
   std::string out;
   size_t rejected = 0;
   for (size_t i : idx) {
@@ -124,34 +121,35 @@ int run_decaps(const KemOptions& o) {
     rejected += bad;
     out += bad ? "error\n" : to_hex(&k[i * 32], 32) + "\n";
   }
-  return finish_items("mlkem decaps", out, idx.size(), rejected);
+  return finish_items("mlkem decaps", out, idx.size(), rejected, ran);
 }
 
 int run_bench(const PqBenchOptions& o) {
-  const Backend backend = kem_backend(o.backend);
   std::vector<MlKemSet> sets;
-  if (o.set == "all")
-    sets = {MlKemSet::MlKem512, MlKemSet::MlKem768, MlKemSet::MlKem1024};
-  else
-    sets = {kem_set(o.set)};
+  for (const auto& [name, set] : kem_set_names())
+    if (o.set == "all" || o.set == name) sets.push_back(set);
+  const std::vector<Backend> backends = pq_bench_backends(o, "mlkem bench");
   const int threads = pq_bench_apply_threads(o);
   std::vector<PqBenchRow> rows;
   for (MlKemSet set : sets) {
     const MlKemSizes sz = mlkem_sizes(set);
-    for (size_t b : pq_bench_batches(o)) {
-      Bytes seeds(b * 64), ek(b * sz.ek), dk(b * sz.dk), m(b * 32), c(b * sz.ct), k(b * 32), k2(b * 32);
-      std::vector<PqStatus> st(b);
-      fill_random(seeds.data(), seeds.size());
-      fill_random(m.data(), m.size());
-      rows.push_back(pq_bench_measure(o, to_string(set), "keygen", b, threads,
-                                      [&] { mlkem_keygen_batch(set, seeds, ek, dk, backend); }));
-      rows.push_back(pq_bench_measure(o, to_string(set), "encaps", b, threads,
-                                      [&] { mlkem_encaps_batch(set, ek, m, c, k, st, backend); }));
-      rows.push_back(pq_bench_measure(o, to_string(set), "decaps", b, threads,
-                                      [&] { mlkem_decaps_batch(set, dk, c, k2, st, backend); }));
-      if (k != k2)
-        throw Error(ErrorCode::InvalidArgument, "mlkem bench: decapsulated keys differ from encapsulated ones");
-    }
+    for (size_t b : pq_bench_batches(o))
+      for (Backend backend : backends) {
+        Bytes seeds(b * 64), ek(b * sz.ek), dk(b * sz.dk), m(b * 32), c(b * sz.ct), k(b * 32), k2(b * 32);
+        std::vector<PqStatus> st(b);
+        fill_random(seeds.data(), seeds.size());
+        fill_random(m.data(), m.size());
+        const Backend kg = backend_that_runs(backend, b, MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS);
+        const Backend kem = backend_that_runs(backend, b, MLKEM_GPU_CROSSOVER_ITEMS);
+        rows.push_back(pq_bench_measure(o, to_string(set), "keygen", b, threads, kg,
+                                        [&] { mlkem_keygen_batch(set, seeds, ek, dk, kg); }));
+        rows.push_back(pq_bench_measure(o, to_string(set), "encaps", b, threads, kem,
+                                        [&] { mlkem_encaps_batch(set, ek, m, c, k, st, kem); }));
+        rows.push_back(pq_bench_measure(o, to_string(set), "decaps", b, threads, kem,
+                                        [&] { mlkem_decaps_batch(set, dk, c, k2, st, kem); }));
+        if (k != k2)
+          throw Error(ErrorCode::InvalidArgument, "mlkem bench: decapsulated keys differ from encapsulated ones");
+      }
   }
   pq_bench_print(o, "mlkem", rows);
   return 0;
@@ -162,24 +160,24 @@ int run_bench(const PqBenchOptions& o) {
 void add_mlkem_command(CLI::App& app) {
   auto* kem = app.add_subcommand("mlkem", "ML-KEM (FIPS 203): lines of ':'-separated hex on stdin");
   kem->require_subcommand(1);
-  static KemOptions o;
   auto add = [&](const char* name, const char* help, int (*fn)(const KemOptions&)) {
     auto* c = kem->add_subcommand(name, help);
-    c->add_option("--set", o.set, "512, 768 or 1024")->check(CLI::IsMember({"512", "768", "1024"}));
-    c->add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-    c->callback([fn] {
-      const int rc = fn(o);
+    auto o = std::make_shared<KemOptions>();
+    add_choice(c, "--set", o->set, kem_set_names(), "Parameter set (ML-KEM-512, -768 or -1024)");
+    add_common_options(c, {.backend = &o->backend});
+    c->callback([fn, o] {
+      const int rc = fn(*o);
       if (rc != 0) throw CLI::RuntimeError(rc);
     });
   };
   add("keygen", "d:z -> ek:dk (d, z: 32 bytes each)", run_keygen);
   add("encaps", "ek:m -> c:K, or `error` for an invalid or wrong-length ek", run_encaps);
   add("decaps", "dk:c -> K, or `error` for a wrong-length or inconsistent dk or c", run_decaps);
-  static PqBenchOptions bo;
+  auto bo = std::make_shared<PqBenchOptions>();
   auto* bench = kem->add_subcommand("bench", "Throughput vs batch size (keygen, encaps, decaps)");
-  add_pq_bench_flags(bench, bo);
-  bench->callback([] {
-    const int rc = run_bench(bo);
+  add_pq_bench_flags(bench, *bo, {"512", "768", "1024"});
+  bench->callback([bo] {
+    const int rc = run_bench(*bo);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

@@ -1,7 +1,8 @@
-// `zkgpu msm run|bench` and `zkgpu padd bench` for BLS12-377 G1.
+// `zkgpu msm run|generate|bench` and `zkgpu padd bench` for BLS12-377 G1.
 //   msm run: reads lines x:y:s / infinity:s from stdin, prints the MSM as lowercase hex x:y
 //            (no leading zeros) or "infinity"; a bad line is an error naming it (exit 2); no
 //            points (empty input) gives "infinity" and a notice on stderr.
+//   msm generate: random x:y:s lines (points of G1, canonical scalars) from a seed, input for run.
 //   msm bench: CPU backend, GPU with bases resident on the device (scalars from host memory each
 //            run) and GPU with bases and scalars from host memory, for each --log-n; --phases adds
 //            one more MSM per column and prints where its time went on stderr.
@@ -12,17 +13,21 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "commands.hpp"
 #include "bench_support/msm_inputs.hpp"
+#include "commands.hpp"
 #include "io/msm_line.hpp"
 #include "msm/cpu/msm_cpu.hpp"
-#include "runtime/env.hpp"  // parse_decimal
+#include "options.hpp"
 #include "timing.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/profile.hpp"
@@ -36,17 +41,19 @@ namespace zkgpu::cli {
 namespace {
 using namespace zkgpu::bls12_377;
 
+// The one curve there is; --curve names it so that scripts stay valid when others come.
+const Names<std::string>& curve_names() {
+  static const Names<std::string> names = {{"bls12-377", "bls12-377"}};
+  return names;
+}
+
 struct RunOptions {
-  std::string curve = "bls12-377", backend = "auto";
+  std::string curve = "bls12-377";
   unsigned window = 0;
+  Backend backend = Backend::Auto;
 };
 
 int run_msm(const RunOptions& o) {
-  auto backend = parse_backend(o.backend);
-  if (!backend) {
-    std::cerr << "error: --backend must be cpu, cuda or auto\n";
-    return EXIT_USAGE;
-  }
   std::vector<G1Affine> points;
   std::vector<Scalar> scalars;
   std::vector<size_t> line_of;
@@ -77,14 +84,32 @@ int run_msm(const RunOptions& o) {
     return EXIT_USAGE;
   }
   MsmOptions opt;
-  opt.backend = *backend;
+  opt.backend = backend_that_runs(o.backend, points.size(), MSM_GPU_CROSSOVER_POINTS);
   opt.window_bits = o.window;
   const G1Affine r = msm(points, scalars, opt);
-  return finish_items("msm run", r.infinity ? "infinity\n" : to_hex(r.x) + ":" + to_hex(r.y) + "\n", points.size(), 0);
+  return finish_items("msm run", r.infinity ? "infinity\n" : to_hex(r.x) + ":" + to_hex(r.y) + "\n", points.size(), 0,
+                      opt.backend);
+}
+
+struct GenerateOptions {
+  size_t count = 1024;
+  uint64_t seed = 1;
+};
+
+int run_generate(const GenerateOptions& o) {
+  const std::vector<G1Affine> points = random_g1_points(o.count, o.seed);
+  const std::vector<Scalar> scalars = random_scalars(o.count, o.seed + 1);
+  std::string out;
+  for (size_t i = 0; i < o.count; ++i)
+    out += (points[i].infinity ? std::string("infinity") : to_hex(points[i].x) + ":" + to_hex(points[i].y)) + ":" +
+           to_hex(scalars[i]) + "\n";
+  write_stdout(out);
+  return EXIT_OK;
 }
 
 struct BenchOptions {
-  std::string curve = "bls12-377", log_n = "16..24", backend = "all";
+  std::string curve = "bls12-377", log_n = "16..24";
+  BenchBackend backend = BenchBackend::All;
   bool json = false, quick = false, phases = false;
   int runs = 3;
   unsigned cpu_max_log = 20, window = 0;
@@ -106,24 +131,24 @@ void print_phases(const char* what, unsigned lg, const PhaseTimes& t) {
   std::fprintf(stderr, " | sum %.2f wall %.2f\n", t.device_ms(), t.wall_ms);
 }
 
-// N or A..B with 1 <= A <= B <= MSM_BENCH_MAX_LOG_N, digits only.
+// A log size of the bench: digits only (no sign, no space), 1..MSM_BENCH_MAX_LOG_N.
 constexpr unsigned MSM_BENCH_MAX_LOG_N = 26;
-bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
-  const size_t dots = s.find("..");
-  const auto a = parse_decimal(std::string_view(s).substr(0, dots), 1, MSM_BENCH_MAX_LOG_N);
-  const auto b =
-      dots == std::string::npos ? a : parse_decimal(std::string_view(s).substr(dots + 2), 1, MSM_BENCH_MAX_LOG_N);
-  if (!a || !b || *a > *b) return false;
-  lo = static_cast<unsigned>(*a);
-  hi = static_cast<unsigned>(*b);
-  return true;
+std::optional<unsigned> parse_log_n(std::string_view s) {
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < 1 || v > MSM_BENCH_MAX_LOG_N) return std::nullopt;
+  return v;
 }
 
-std::string fmt(double v, const char* f = "%.2f") {
-  if (v < 0) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
+// N or A..B with A <= B.
+bool parse_range(const std::string& s, unsigned& lo, unsigned& hi) {
+  const size_t dots = s.find("..");
+  const auto a = parse_log_n(std::string_view(s).substr(0, dots));
+  const auto b = dots == std::string::npos ? a : parse_log_n(std::string_view(s).substr(dots + 2));
+  if (!a || !b || *a > *b) return false;
+  lo = *a;
+  hi = *b;
+  return true;
 }
 
 int bench_msm(const BenchOptions& o) {
@@ -132,15 +157,15 @@ int bench_msm(const BenchOptions& o) {
     std::cerr << "error: --log-n must be N or A..B with 1 <= A <= B <= " << MSM_BENCH_MAX_LOG_N << "\n";
     return EXIT_USAGE;
   }
-  const bool want_cpu = o.backend != "cuda", want_gpu = o.backend != "cpu" && cuda_usable();
-  if (o.backend == "cuda" && !cuda_usable()) {
-    std::cerr << "error: --backend cuda: " << cuda_unavailable_reason() << "\n";
-    return EXIT_USAGE;
-  }
+  const BenchBackend backend = o.backend;
+  const bool json = o.json;
+  const int runs = o.runs;
+  require_gpu_if_asked(backend, "msm bench");
+  const bool gpu_shown = backend != BenchBackend::Cpu && cuda_usable();
   nlohmann::json rows = nlohmann::json::array();
-  if (!o.json) {
+  if (!json) {
     std::printf("BLS12-377 G1 MSM; CPU: %d threads; GPU: %s\n", omp_get_max_threads(),
-                want_gpu ? gpu_info()->name.c_str() : "none");
+                gpu_shown ? gpu_info()->name.c_str() : "none");
     std::printf("%-6s %12s %14s %16s %14s\n", "log n", "CPU ms", "GPU resident", "GPU from host", "CPU TE prep ms");
   }
   const size_t max_n = size_t{1} << hi;
@@ -155,11 +180,11 @@ int bench_msm(const BenchOptions& o) {
     prep = time_median_ms(1, [&] { te = precompute_te(pts); });
     MsmBases bases(pts, false);
     G1Affine cpu_result{};
-    if (want_cpu && lg <= o.cpu_max_log) {
+    if (bench_runs_cpu(backend, n, MSM_GPU_CROSSOVER_POINTS) && lg <= o.cpu_max_log) {
       MsmOptions opt;
       opt.backend = Backend::Cpu;
       opt.window_bits = std::min(o.window, MSM_CPU_MAX_WINDOW_BITS);
-      cpu = time_median_ms(o.runs, [&] { cpu_result = msm(bases, sc, opt); });
+      cpu = time_median_ms(runs, [&] { cpu_result = msm(bases, sc, opt); });
       if (o.phases) {  // CPU time summed over the threads
         PhaseTimes t;
         (void)cpu::msm_te(bases.te_points().data(), sc.data(), n,
@@ -168,13 +193,13 @@ int bench_msm(const BenchOptions& o) {
       }
     }
 #if ZKGPU_HAVE_CUDA
-    if (want_gpu) {
+    if (bench_runs_gpu(backend, n, MSM_GPU_CROSSOVER_POINTS)) {
       MsmOptions opt;
       opt.backend = Backend::Cuda;
       opt.window_bits = o.window;
       G1Affine gpu_result = msm(bases, sc, opt);  // uploads the bases once
-      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, o.runs));
-      from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, o.runs));
+      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, runs));
+      from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, runs));
       if (cpu >= 0 && !(gpu_result == cpu_result))
         throw std::runtime_error("msm bench: GPU and CPU MSM results differ at 2^" + std::to_string(lg));
       if (o.phases) {
@@ -186,7 +211,7 @@ int bench_msm(const BenchOptions& o) {
       }
     }
 #endif
-    if (o.json) {
+    if (json) {
       auto opt = [](double v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); };
       rows.push_back({{"curve", "bls12-377"},
                       {"log_n", lg},
@@ -196,18 +221,25 @@ int bench_msm(const BenchOptions& o) {
                       {"te_precompute_ms", prep},
                       {"cpu_threads", omp_get_max_threads()}});
     } else {
-      std::printf("%-6u %12s %14s %16s %14s\n", lg, fmt(cpu).c_str(), fmt(resident).c_str(), fmt(from_host).c_str(),
-                  fmt(prep).c_str());
+      std::printf("%-6u %12s %14s %16s %14s\n", lg, format_time(cpu).c_str(), format_time(resident).c_str(),
+                  format_time(from_host).c_str(), format_time(prep).c_str());
     }
   }
-  if (o.json) {
+  if (json) {
     nlohmann::json j;
     j["benchmark"] = "msm";
-    j["gpu"] = want_gpu ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
+    j["backend"] = name_of(bench_backend_names(), backend);
+    j["gpu"] = gpu_shown ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
     j["rows"] = rows;
     std::cout << j.dump(2) << "\n";
   }
   return 0;
+}
+
+std::string fmt_rate(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
 }
 
 struct PaddOptions {
@@ -267,8 +299,8 @@ int bench_padd(const PaddOptions& o) {
   } else {
     std::printf("%-40s %14s %12s  %s\n", "design", "M PADD/s", "latency us", "source");
     for (auto& r : rows)
-      std::printf("%-40s %14s %12s  %s\n", r.design.c_str(), fmt(r.mpadd_s).c_str(), fmt(r.latency_us, "%.4f").c_str(),
-                  r.note.c_str());
+      std::printf("%-40s %14s %12s  %s\n", r.design.c_str(), fmt_rate(r.mpadd_s).c_str(),
+                  format_time(r.latency_us).c_str(), r.note.c_str());
   }
   return 0;
 }
@@ -282,35 +314,45 @@ void check_rc(int rc) {
 void add_msm_command(CLI::App& app) {
   auto* m = app.add_subcommand("msm", "Multi-scalar multiplication on BLS12-377 G1");
   m->require_subcommand(1);
-  static RunOptions ro;
+  auto ro = std::make_shared<RunOptions>();
   auto* run = m->add_subcommand("run", "MSM of lines x:y:s / infinity:s (hex) read from stdin; prints x:y or infinity");
-  run->add_option("--curve", ro.curve, "Curve")->check(CLI::IsMember({"bls12-377"}));
-  run->add_option("--backend", ro.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  run->add_option("--window", ro.window, "Window bits (0 = automatic)")->check(CLI::Range(0, 20));
-  run->callback([] { check_rc(run_msm(ro)); });
+  add_choice(run, "--curve", ro->curve, curve_names(), "Curve");
+  add_common_options(run, {.backend = &ro->backend});
+  run->add_option("--window", ro->window, "Window bits (0 = chosen from the point count)")->check(CLI::Range(0, 20));
+  run->callback([ro] { check_rc(run_msm(*ro)); });
 
-  static BenchOptions bo;
+  auto go = std::make_shared<GenerateOptions>();
+  auto* gen =
+      m->add_subcommand("generate", "Print random x:y:s lines (points of G1, scalars below r): input for `run`");
+  gen->add_option("--count", go->count, "Points")->check(CLI::Range(size_t{0}, size_t{MSM_MAX_POINTS}));
+  gen->add_option("--seed", go->seed, "Seed of the points and scalars");
+  gen->callback([go] { check_rc(run_generate(*go)); });
+
+  auto bo = std::make_shared<BenchOptions>();
   auto* bench = m->add_subcommand("bench", "MSM timings: CPU, GPU with resident bases, GPU from host memory");
-  bench->add_option("--curve", bo.curve, "Curve")->check(CLI::IsMember({"bls12-377"}));
-  bench->add_option("--log-n", bo.log_n, "Sizes: N or A..B (log2 of the point count)");
-  bench->add_option("--backend", bo.backend, "cpu, cuda or all")->check(CLI::IsMember({"cpu", "cuda", "all"}));
-  bench->add_option("--runs", bo.runs, "Timed runs per size (median)")->check(CLI::Range(1, 100));
-  bench->add_option("--cpu-max-log-n", bo.cpu_max_log, "Largest size also run on the CPU")
+  add_choice(bench, "--curve", bo->curve, curve_names(), "Curve");
+  bench->add_option("--log-n", bo->log_n, "Sizes: N or A..B (log2 of the point count)");
+  add_common_options(bench, {.bench_backend = &bo->backend,
+                             .json = &bo->json,
+                             .runs = &bo->runs,
+                             .max_runs = 100,
+                             .json_help = "Print JSON instead of a table",
+                             .runs_help = "Timed runs per size (median)"});
+  bench->add_option("--cpu-max-log-n", bo->cpu_max_log, "Largest size also run on the CPU")
       ->check(CLI::Range(1u, MSM_BENCH_MAX_LOG_N));
-  bench->add_option("--window", bo.window, "Window bits (0 = automatic; the CPU caps it at 16)")
+  bench->add_option("--window", bo->window, "Window bits (0 = chosen from the point count; the CPU caps it at 16)")
       ->check(CLI::Range(0, 20));
-  bench->add_flag("--json", bo.json, "Print JSON instead of a table");
-  bench->add_flag("--quick", bo.quick, "Tiny sizes (2^10..2^12), for smoke tests");
-  bench->add_flag("--phases", bo.phases, "One more MSM per column, its phase times on stderr");
-  bench->callback([] { check_rc(bench_msm(bo)); });
+  bench->add_flag("--quick", bo->quick, "Tiny sizes (2^10..2^12), for smoke tests");
+  bench->add_flag("--phases", bo->phases, "One more MSM per column, its phase times on stderr");
+  bench->callback([bo] { check_rc(bench_msm(*bo)); });
 
   auto* p = app.add_subcommand("padd", "BLS12-377 point-addition benchmark");
   p->require_subcommand(1);
-  static PaddOptions po;
+  auto po = std::make_shared<PaddOptions>();
   auto* pb = p->add_subcommand("bench", "Mixed TE additions: throughput (M PADD/s) and dependent-chain latency (us)");
-  pb->add_flag("--json", po.json, "Print JSON instead of a table");
-  pb->add_flag("--quick", po.quick, "Tiny sizes, for smoke tests");
-  pb->callback([] { check_rc(bench_padd(po)); });
+  add_common_options(pb, {.json = &po->json, .json_help = "Print JSON instead of a table"});
+  pb->add_flag("--quick", po->quick, "Tiny sizes, for smoke tests");
+  pb->callback([po] { check_rc(bench_padd(*po)); });
 }
 
 }  // namespace zkgpu::cli

@@ -8,11 +8,15 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "options.hpp"
+#include "timing.hpp"
+#include "zkgpu/profile.hpp"
 #include "zkgpu/status.hpp"
 #include "zkgpu/whir.hpp"
 
@@ -22,15 +26,48 @@ namespace {
 using whir::ProtocolParameters;
 using whir::WhirConfig;
 
+const Names<whir::Soundness>& soundness_names() {
+  static const Names<whir::Soundness> names = {{"ud", whir::Soundness::UniqueDecoding},
+                                               {"jb", whir::Soundness::JohnsonBound},
+                                               {"cb", whir::Soundness::CapacityBound}};
+  return names;
+}
+
 struct ParamOptions {
   unsigned vars = 0, fold = 4, rate = 1, security = 100, pow_budget = 16;
-  int fold_first = -1, rs_reduction = -1;
-  std::string soundness = "ud";
+  int fold_first = -1, rs_reduction = -1;  // -1: not given
+  whir::Soundness soundness = whir::Soundness::UniqueDecoding;
   bool enforce = false;
 };
 
+void add_param_flags(CLI::App* cmd, ParamOptions& o) {
+  cmd->add_option("--vars", o.vars, "Number of variables n (the polynomial has 2^n evaluations)")
+      ->required()
+      ->default_str("");
+  cmd->add_option("--fold", o.fold, "Folding factor k (variables folded per round)");
+  cmd->add_option("--fold-first", o.fold_first, "Fold this many variables in the first round (default --fold)")
+      ->check(CLI::Range(1, int(whir::MAX_NUM_VARIABLES)))
+      ->default_str("");
+  cmd->add_option("--rate", o.rate, "Starting log2 inverse rate r0 (rate 2^-r0)");
+  add_choice(cmd, "--soundness", o.soundness, soundness_names(),
+             "ud (unique decoding), jb (Johnson bound) or cb (capacity bound)");
+  cmd->add_option("--security", o.security, "Security level in bits");
+  cmd->add_option("--pow-budget", o.pow_budget, "Proof-of-work bits credited to the query phases");
+  cmd->add_flag("--enforce-pow-budget", o.enforce, "Reject configurations whose derived PoW exceeds the budget");
+  cmd->add_option("--rs-reduction", o.rs_reduction, "First-round domain reduction (default min(first fold, 3))")
+      ->check(CLI::Range(0, int(whir::MAX_NUM_VARIABLES)))
+      ->default_str("");
+}
+
+struct ParamsOptions {
+  ParamOptions params;
+  bool json = false;
+};
+
 struct ProveOptions {
-  std::string backend = "auto", poly, points, out = "proof.bin", claims_out;
+  ParamOptions params;
+  Backend backend = Backend::Auto;
+  std::string poly, points, out = "proof.bin", claims_out;
   uint64_t random_seed = 1, point_seed = 1;
   unsigned num_points = 1;
   bool profile = false;
@@ -70,21 +107,6 @@ void print_profile(const PhaseTimes& t) {
   std::cout << line << buf;
 }
 
-void add_param_flags(CLI::App* cmd, ParamOptions& o) {
-  cmd->add_option("--vars", o.vars, "Number of variables n (the polynomial has 2^n evaluations)")->required();
-  cmd->add_option("--fold", o.fold, "Folding factor k (variables folded per round)");
-  cmd->add_option("--fold-first", o.fold_first, "Fold this many variables in the first round (then --fold)")
-      ->check(CLI::Range(1, int(whir::MAX_NUM_VARIABLES)));
-  cmd->add_option("--rate", o.rate, "Starting log2 inverse rate r0 (rate 2^-r0)");
-  cmd->add_option("--soundness", o.soundness, "ud (unique decoding), jb (Johnson bound) or cb (capacity bound)")
-      ->check(CLI::IsMember({"ud", "jb", "cb"}));
-  cmd->add_option("--security", o.security, "Security level in bits");
-  cmd->add_option("--pow-budget", o.pow_budget, "Proof-of-work bits credited to the query phases");
-  cmd->add_flag("--enforce-pow-budget", o.enforce, "Reject configurations whose derived PoW exceeds the budget");
-  cmd->add_option("--rs-reduction", o.rs_reduction, "First-round domain reduction (default min(first fold, 3))")
-      ->check(CLI::Range(0, int(whir::MAX_NUM_VARIABLES)));
-}
-
 ProtocolParameters to_params(const ParamOptions& o) {
   ProtocolParameters p;
   p.num_variables = o.vars;
@@ -92,7 +114,7 @@ ProtocolParameters to_params(const ParamOptions& o) {
   p.pow_bits = o.pow_budget;
   p.folding = o.fold_first >= 0 ? whir::FoldingFactor::constant_from_second_round(unsigned(o.fold_first), o.fold)
                                 : whir::FoldingFactor::constant(o.fold);
-  p.soundness = *whir::parse_soundness(o.soundness);
+  p.soundness = o.soundness;
   p.starting_log_inv_rate = o.rate;
   if (o.rs_reduction >= 0) p.rs_reduction = unsigned(o.rs_reduction);
   p.enforce_pow_budget = o.enforce;
@@ -233,23 +255,18 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int run_params(const ParamOptions& o, bool json) {
-  const WhirConfig c = WhirConfig::derive(to_params(o));
+int run_params(const ParamsOptions& o) {
+  const WhirConfig c = WhirConfig::derive(to_params(o.params));
   warn_config(c);
-  if (json)
+  if (o.json)
     std::cout << config_json(c).dump(2) << "\n";
   else
     print_config(c);
   return 0;
 }
 
-int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, bool have_points) {
-  auto backend = parse_backend(o.backend);
-  if (!backend) {
-    std::cerr << "error: --backend must be cpu, cuda or auto\n";
-    return EXIT_USAGE;
-  }
-  const WhirConfig c = WhirConfig::derive(to_params(po));
+int run_prove(const ProveOptions& o, bool have_poly, bool have_points) {
+  const WhirConfig c = WhirConfig::derive(to_params(o.params));
   warn_config(c);
   if (o.num_points < 1 || o.num_points > whir::MAX_CLAIMS)
     throw_invalid("--num-points " + std::to_string(o.num_points) + " must be in 1.." +
@@ -297,29 +314,38 @@ int run_prove(const ParamOptions& po, const ProveOptions& o, bool have_poly, boo
   }
   for (auto& cl : claims) cl.value = whir::evaluate_multilinear(evals, cl.point);
 
-  const auto t0 = std::chrono::steady_clock::now();
-  // Cuda without a usable GPU throws Error(Unavailable) (exit 2); Auto falls back to the CPU.
-  const Backend requested = *backend;
+  // Cuda without a usable GPU throws Error(Unavailable) (exit 2).
+  Backend ran = backend_that_runs(o.backend, n, whir::WHIR_GPU_CROSSOVER_VARS);
+  auto t0 = std::chrono::steady_clock::now();
   PhaseTimes phases;
-  std::string fallback;
-  const whir::Proof proof =
-      whir::prove(c, evals, claims,
-                  whir::ProveOptions{
-                      .backend = requested, .phase_times = o.profile ? &phases : nullptr, .gpu_fallback = &fallback});
+  const auto prove_on = [&](Backend b) {
+    return whir::prove(c, evals, claims,
+                       whir::ProveOptions{.backend = b, .phase_times = o.profile ? &phases : nullptr});
+  };
+  whir::Proof proof;
+  try {
+    proof = prove_on(ran);
+  } catch (const Error& e) {
+    // What whir::prove does for Auto itself, here so that the backend reported is the one that ran.
+    if (o.backend != Backend::Auto || ran != Backend::Cuda || e.code() != ErrorCode::OutOfMemory) throw;
+    std::cerr << "warning: the GPU WHIR prover does not fit (" << e.what() << "); proving on the CPU\n";
+    ran = Backend::Cpu;
+    t0 = std::chrono::steady_clock::now();
+    proof = prove_on(ran);
+  }
   const double prove_ms = ms_since(t0);
-  if (!fallback.empty())
-    std::cerr << "warning: the GPU WHIR prover does not fit (" << fallback << "); proved on the CPU\n";
   const std::vector<uint8_t> file = whir::write_proof_file(c, claims, proof);
   write_output_file(o.out, "--out", file);
   if (!o.claims_out.empty()) write_output_file(o.claims_out, "--claims-out", encode_claims(claims));
-  std::cout << "proved " << claims.size() << " evaluation claim(s) of a 2^" << n << " polynomial (--backend "
-            << to_string(requested) << ") in " << prove_ms << " ms; wrote " << o.out << " (" << file.size()
-            << " bytes)\ncommitment root " << root_hex(proof.initial_commitment) << "\n";
+  std::cout << "proved " << claims.size() << " evaluation claim(s) of a 2^" << n
+            << " polynomial (backend: " << to_string(ran) << ") in " << format_time(prove_ms) << " ms; wrote " << o.out
+            << " (" << file.size() << " bytes)\ncommitment root " << root_hex(proof.initial_commitment) << "\n";
   if (o.profile) print_profile(phases);
   return EXIT_OK;
 }
 
 struct VerifyOptions {
+  ParamOptions params;
   std::string proof, expect_root, claims;
   bool json = false;
 };
@@ -381,8 +407,8 @@ std::string checked_text(const WhirConfig& c) {
          std::to_string(c.rs_reduction);
 }
 
-int run_verify(const ParamOptions& po, const VerifyOptions& o) {
-  const WhirConfig c = WhirConfig::derive(to_params(po));
+int run_verify(const VerifyOptions& o) {
+  const WhirConfig c = WhirConfig::derive(to_params(o.params));
   warn_config(c);
   whir::ProofFile pf;
   try {
@@ -439,7 +465,7 @@ int run_verify(const ParamOptions& po, const VerifyOptions& o) {
         std::cout << (k ? " " : "") << ef_text(pf.claims[i].point[k]);
       std::cout << ") = " << ef_text(pf.claims[i].value) << "\n";
     }
-    std::cout << "checked: security " << checked_text(c) << "; verified in " << ms << " ms\n";
+    std::cout << "checked: security " << checked_text(c) << "; verified in " << format_time(ms) << " ms\n";
   }
   return accepted ? EXIT_OK : EXIT_REJECTED;
 }
@@ -476,7 +502,9 @@ const std::vector<BenchConfig>& quick_grid() {
 }
 
 struct BenchOptions {
-  std::string grid, backend = "both", soundness = "cb", rows;
+  std::string grid, rows;
+  BenchBackend backend = BenchBackend::All;
+  whir::Soundness soundness = whir::Soundness::CapacityBound;
   unsigned vars = 0, fold = 4, rate = 1, security = 100, pow_budget = 16;
   int runs = 3;
   uint64_t seed = 1;
@@ -513,14 +541,14 @@ std::vector<uint8_t> time_prove(const WhirConfig& c, std::span<const BabyBear> e
   return whir::write_proof_file(c, claims, proof);
 }
 
-BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o, bool do_cpu, bool do_gpu) {
+BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o) {
   BenchRow row;
   row.cfg = bc;
   ProtocolParameters p;
   p.num_variables = bc.n;
   p.folding = whir::FoldingFactor::constant(bc.fold);
   p.starting_log_inv_rate = bc.rate;
-  p.soundness = *whir::parse_soundness(o.soundness);
+  p.soundness = o.soundness;
   p.security_level = o.security;
   p.pow_bits = o.pow_budget;  // rs_reduction: the default min(fold, 3)
   WhirConfig c;
@@ -541,6 +569,8 @@ BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o, bool do_cpu, bo
   }
   claims[0].value = whir::evaluate_multilinear(evals, claims[0].point);
 
+  const bool do_cpu = bench_runs_cpu(o.backend, bc.n, whir::WHIR_GPU_CROSSOVER_VARS);
+  const bool do_gpu = bench_runs_gpu(o.backend, bc.n, whir::WHIR_GPU_CROSSOVER_VARS);
   std::vector<uint8_t> cpu_file, gpu_file;
   try {
     if (do_cpu) cpu_file = time_prove(c, evals, claims, Backend::Cpu, o.runs, row.cpu_runs);
@@ -571,13 +601,6 @@ BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o, bool do_cpu, bo
   return row;
 }
 
-std::string fmt_ms(double ms) {
-  if (ms < 0) return "-";
-  char b[32];
-  std::snprintf(b, sizeof b, ms < 10 ? "%.2f" : ms < 1000 ? "%.1f" : "%.0f", ms);
-  return b;
-}
-
 std::string fmt_ratio(double a, double b) {
   if (a < 0 || b <= 0) return "-";
   char s[32];
@@ -588,7 +611,6 @@ std::string fmt_ratio(double a, double b) {
 nlohmann::json ms_or_null(double ms) { return ms < 0 ? nlohmann::json(nullptr) : nlohmann::json(ms); }
 
 int run_bench(const BenchOptions& o, bool single) {
-  if (o.runs < 1) throw_invalid("--runs must be at least 1");
   std::vector<BenchConfig> grid;
   std::string grid_name;
   if (single) {
@@ -615,12 +637,9 @@ int run_bench(const BenchOptions& o, bool single) {
     grid = std::vector<BenchConfig>(grid.begin() + (from - 1), grid.begin() + to);
     grid_name += " rows " + o.rows;
   }
+  require_gpu_if_asked(o.backend, "whir bench");
   const bool gpu_ok = cuda_usable();
-  const bool do_cpu = o.backend != "cuda";
-  const bool do_gpu = o.backend != "cpu" && gpu_ok;
-  if (o.backend == "cuda" && !gpu_ok)
-    throw Error(ErrorCode::Unavailable, "whir bench --backend cuda: " + cuda_unavailable_reason());
-  const whir::Soundness snd = *whir::parse_soundness(o.soundness);
+  const whir::Soundness snd = o.soundness;
   if (snd == whir::Soundness::CapacityBound)
     std::cerr << "note: CapacityBound (as published) rests on a conjecture that was refuted (Crites-Stewart, eprint "
                  "2025/2046); it is benchmarked here for comparison only\n";
@@ -637,8 +656,8 @@ int run_bench(const BenchOptions& o, bool single) {
     }
     std::cerr << "[" << i + 1 << "/" << grid.size() << "] n=" << bc.n << " fold=" << bc.fold << " rate=" << bc.rate
               << " ..." << std::flush;
-    BenchRow r = bench_one(bc, o, do_cpu, do_gpu);
-    std::cerr << " cpu " << fmt_ms(r.cpu_ms) << " ms, gpu " << fmt_ms(r.gpu_ms) << " ms";
+    BenchRow r = bench_one(bc, o);
+    std::cerr << " cpu " << format_time(r.cpu_ms) << " ms, gpu " << format_time(r.gpu_ms) << " ms";
     if (!r.error.empty()) std::cerr << " (error: " << r.error << ")";
     std::cerr << "\n";
     if (!r.error.empty() || !r.accepted || r.identical == 0) all_good = false;
@@ -660,6 +679,7 @@ int run_bench(const BenchOptions& o, bool single) {
     j["soundness"] = whir::long_name(snd);
     j["security_level"] = o.security;
     j["pow_budget"] = o.pow_budget;
+    j["backend"] = name_of(bench_backend_names(), o.backend);
     j["cpu_model"] = cpu.model;
     j["cpu_threads"] = omp_get_max_threads();
     j["simd"] = to_string(simd_level());
@@ -710,9 +730,9 @@ int run_bench(const BenchOptions& o, bool single) {
                           : r.identical == 1 ? "ok, CPU==GPU"
                                              : "ok";
       std::printf("%3u %4u %4u | %9s %9s %8s | %8s %8s %7s | %11zu %9s %s\n", r.cfg.n, r.cfg.fold, r.cfg.rate,
-                  fmt_ms(r.cpu_ms).c_str(), fmt_ms(r.gpu_ms).c_str(), fmt_ratio(r.cpu_ms, r.gpu_ms).c_str(),
-                  fmt_ms(r.cfg.m1_cpu).c_str(), fmt_ms(r.cfg.m1_gpu).c_str(),
-                  fmt_ratio(r.cfg.m1_cpu, r.cfg.m1_gpu).c_str(), r.proof_bytes, fmt_ms(r.verify_ms).c_str(),
+                  format_time(r.cpu_ms).c_str(), format_time(r.gpu_ms).c_str(), fmt_ratio(r.cpu_ms, r.gpu_ms).c_str(),
+                  format_time(r.cfg.m1_cpu).c_str(), format_time(r.cfg.m1_gpu).c_str(),
+                  fmt_ratio(r.cfg.m1_cpu, r.cfg.m1_gpu).c_str(), r.proof_bytes, format_time(r.verify_ms).c_str(),
                   check.c_str());
     }
   }
@@ -726,88 +746,87 @@ void add_whir_command(CLI::App& app) {
   auto* w = app.add_subcommand("whir", "WHIR polynomial commitment over BabyBear (p3-whir 090b dialect)");
   w->require_subcommand(1);
 
-  static ParamOptions params_o, prove_po;
-  static bool json = false;
+  auto params_o = std::make_shared<ParamsOptions>();
   auto* params = w->add_subcommand("params", "Derive and print the protocol parameters");
-  add_param_flags(params, params_o);
-  params->add_flag("--json", json, "Print JSON");
-  params->callback([] {
-    int rc = run_params(params_o, json);
+  add_param_flags(params, params_o->params);
+  add_common_options(params, {.json = &params_o->json});
+  params->callback([params_o] {
+    const int rc = run_params(*params_o);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 
-  static ProveOptions po;
+  auto po = std::make_shared<ProveOptions>();
   auto* prove = w->add_subcommand("prove", "Commit to a polynomial and prove its evaluations; write a proof file");
-  add_param_flags(prove, prove_po);
-  prove
-      ->add_option("--backend", po.backend,
-                   "cpu, cuda or auto (auto = cuda from 2^14 evaluations when a GPU is usable)")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-  auto* poly = prove->add_option("--poly", po.poly, "2^n little-endian canonical u32 evaluations (binary file)");
-  auto* rnd = prove->add_option("--random", po.random_seed, "Use a random polynomial from this seed (default 1)");
+  add_param_flags(prove, po->params);
+  add_common_options(prove, {.backend = &po->backend,
+                             .backend_help = "WHIR's crossover is 2^" + std::to_string(whir::WHIR_GPU_CROSSOVER_VARS) +
+                                             " evaluations"});
+  auto* poly = prove->add_option("--poly", po->poly, "2^n little-endian canonical u32 evaluations (binary file)");
+  auto* rnd = prove->add_option("--random", po->random_seed, "Use a random polynomial from this seed");
   poly->excludes(rnd);
   auto* pts =
-      prove->add_option("--points", po.points,
+      prove->add_option("--points", po->points,
                         "Evaluation points: little-endian canonical u32, 4n words per point (c0..c3 per coordinate)");
-  auto* pseed = prove->add_option("--point-seed", po.point_seed, "Random evaluation points from this seed (default 1)");
-  prove->add_option("--num-points", po.num_points, "How many seeded points (default 1)");
+  auto* pseed = prove->add_option("--point-seed", po->point_seed, "Random evaluation points from this seed");
+  prove->add_option("--num-points", po->num_points, "How many seeded points");
   pts->excludes(pseed);
-  prove->add_option("--out", po.out, "Output proof file (default proof.bin)");
-  prove->add_option("--claims-out", po.claims_out,
+  prove->add_option("--out", po->out, "Output proof file");
+  prove->add_flag("--profile", po->profile, "Print the GPU prover's device time per stage");
+  prove->add_option("--claims-out", po->claims_out,
                     "Also write the claims (points and values) for `whir verify --claims`");
-  prove->add_flag("--profile", po.profile, "Print the GPU prover's device time per stage");
-  prove->callback([poly, pts] {
-    int rc = run_prove(prove_po, po, poly->count() > 0, pts->count() > 0);
+  prove->callback([po, poly, pts] {
+    const int rc = run_prove(*po, poly->count() > 0, pts->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 
-  static ParamOptions verify_po;
-  static VerifyOptions vo;
+  auto vo = std::make_shared<VerifyOptions>();
   auto* verify = w->add_subcommand(
       "verify",
       "Verify a proof file under the parameters given here (the same flags and defaults as prove; the file's header "
       "must repeat them). Exit 0 accepted, 1 rejected, 2 unreadable or usage");
-  verify->add_option("proof", vo.proof, "Proof file written by `zkgpu whir prove`")->required();
-  add_param_flags(verify, verify_po);
-  verify->add_option("--expect-root", vo.expect_root,
+  verify->add_option("proof", vo->proof, "Proof file written by `zkgpu whir prove`")->required();
+  add_param_flags(verify, vo->params);
+  verify->add_option("--expect-root", vo->expect_root,
                      "Reject unless the commitment root is this (64 hex digits, as `whir prove` prints it)");
-  verify->add_option("--claims", vo.claims,
+  verify->add_option("--claims", vo->claims,
                      "Reject unless the proof's claims are these (binary, per claim 4n point words then 4 value "
                      "words, little-endian canonical u32; `whir prove --claims-out` writes it)");
-  verify->add_flag("--json", vo.json, "Print JSON");
-  verify->callback([] {
-    int rc = run_verify(verify_po, vo);
+  add_common_options(verify, {.json = &vo->json});
+  verify->callback([vo] {
+    const int rc = run_verify(*vo);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 
-  static BenchOptions bo;
+  auto bo = std::make_shared<BenchOptions>();
   auto* bench = w->add_subcommand(
       "bench", "Time prove (CPU and GPU) and verify over the spec's published grid or one configuration");
-  auto* grid =
-      bench->add_option("--grid", bo.grid, "seed: the 34 published Apple configurations; quick: a few small ones")
-          ->check(CLI::IsMember({"seed", "quick"}));
-  auto* vars = bench->add_option("--vars", bo.vars, "Bench one configuration with this many variables");
-  bench->add_option("--fold", bo.fold, "Folding factor of the single configuration (default 4)");
-  bench->add_option("--rate", bo.rate, "Starting log2 inverse rate of the single configuration (default 1)");
+  auto* grid = add_choice(bench, "--grid", bo->grid, {{"seed", "seed"}, {"quick", "quick"}},
+                          "seed: the 34 published Apple configurations; quick: a few small ones");
+  auto* vars =
+      bench->add_option("--vars", bo->vars, "Bench one configuration with this many variables")->default_str("");
+  bench->add_option("--fold", bo->fold, "Folding factor of the single configuration");
+  bench->add_option("--rate", bo->rate, "Starting log2 inverse rate of the single configuration");
   grid->excludes(vars);
-  bench->add_option("--rows", bo.rows, "Only rows FROM-TO of the grid (1-based, in the order --list prints them)")
+  bench->add_option("--rows", bo->rows, "Only rows FROM-TO of the grid (1-based, in the order --list prints them)")
       ->needs(grid);
-  bench->add_option("--runs", bo.runs, "Timed runs per backend (median reported; default 3)");
-  bench->add_option("--backend", bo.backend, "both (default: the GPU column when a GPU is usable), cpu or cuda")
-      ->check(CLI::IsMember({"both", "cpu", "cuda"}));
-  bench->add_option("--soundness", bo.soundness, "Soundness (default cb, as published)")
-      ->check(CLI::IsMember({"ud", "jb", "cb"}));
-  bench->add_option("--security", bo.security, "Security level in bits (default 100)");
-  bench->add_option("--pow-budget", bo.pow_budget, "PoW budget in bits (default 16)");
-  bench->add_option("--seed", bo.seed, "Seed of the random polynomials and points (default 1)");
-  bench->add_flag("--list", bo.list, "Print the grid (with the published M1 figures) without running it");
-  auto* js = bench->add_flag("--json", bo.json, "Print JSON");
-  auto* cs = bench->add_flag("--csv", bo.csv, "Print CSV");
+  add_common_options(bench, {.bench_backend = &bo->backend,
+                             .runs = &bo->runs,
+                             .max_runs = 1000,
+                             .backend_help = "both: the old spelling of all",
+                             .bench_aliases = {{"both", BenchBackend::All}},
+                             .runs_help = "Timed runs per backend (the median is reported)"});
+  add_choice(bench, "--soundness", bo->soundness, soundness_names(), "Soundness (the default cb is the published one)");
+  bench->add_option("--security", bo->security, "Security level in bits");
+  bench->add_option("--pow-budget", bo->pow_budget, "PoW budget in bits");
+  bench->add_option("--seed", bo->seed, "Seed of the random polynomials and points");
+  bench->add_flag("--list", bo->list, "Print the grid (with the published M1 figures) without running it");
+  auto* js = bench->add_flag("--json", bo->json, "Print JSON");
+  auto* cs = bench->add_flag("--csv", bo->csv, "Print CSV");
   js->excludes(cs);
-  bench->callback([grid, vars] {
+  bench->callback([bo, grid, vars] {
     if (grid->count() == 0 && vars->count() == 0)
       throw CLI::ValidationError("whir bench", "give --grid seed|quick or --vars N");
-    int rc = run_bench(bo, vars->count() > 0);
+    const int rc = run_bench(*bo, vars->count() > 0);
     if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }

@@ -7,22 +7,38 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "timing.hpp"
 #include "zkgpu/backend.hpp"
 
 namespace zkgpu::cli {
 
-void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o) {
-  cmd->add_option("--set", o.set, "Parameter set, or all");
-  cmd->add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o, const std::vector<std::string>& sets) {
+  Names<std::string> names = {{"all", "all"}};
+  for (const std::string& s : sets) names.emplace_back(s, s);
+  add_choice(cmd, "--set", o.set, names, "Parameter set, or all");
+  add_common_options(cmd, {.bench_backend = &o.backend, .json = &o.json});
   cmd->add_option("--batch", o.batches, "Batch sizes (default 1,16,256,4096; --quick: 1,8)")
       ->delimiter(',')
-      ->check(CLI::Range(int64_t{1}, int64_t{PQ_BENCH_MAX_BATCH}));
-  cmd->add_option("--threads", o.threads, "CPU threads (default 0: all; 1 for the per-core figure)")
+      ->check(CLI::Range(int64_t{1}, int64_t{PQ_BENCH_MAX_BATCH}))
+      ->default_str("");
+  cmd->add_option("--threads", o.threads, "CPU threads (0: all; 1 for the per-core figure)")
       ->check(CLI::Range(0, PQ_BENCH_MAX_THREADS));
-  cmd->add_option("--min-time", o.min_time_s, "Seconds per measurement (default 0.3)")
+  cmd->add_option("--min-time", o.min_time_s, "Seconds per measurement")
       ->check(CLI::Range(0.0, PQ_BENCH_MAX_MIN_TIME_S));
   cmd->add_flag("--quick", o.quick, "Tiny batches and times: a smoke test for CI");
-  cmd->add_flag("--json", o.json, "Print JSON");
+}
+
+std::vector<Backend> pq_bench_backends(const PqBenchOptions& o, const std::string& command) {
+  require_gpu_if_asked(o.backend, command);
+  switch (o.backend) {
+    case BenchBackend::All:
+      if (cuda_usable()) return {Backend::Cpu, Backend::Cuda};
+      return {Backend::Cpu};
+    case BenchBackend::Auto: return {Backend::Auto};
+    case BenchBackend::Cpu: return {Backend::Cpu};
+    case BenchBackend::Cuda: return {Backend::Cuda};
+  }
+  return {Backend::Cpu};
 }
 
 std::vector<size_t> pq_bench_batches(const PqBenchOptions& o) {
@@ -37,7 +53,7 @@ int pq_bench_apply_threads(const PqBenchOptions& o) {
 }
 
 PqBenchRow pq_bench_measure(const PqBenchOptions& o, const std::string& set, const std::string& op, size_t batch,
-                            int threads, const std::function<void()>& run_batch) {
+                            int threads, Backend ran, const std::function<void()>& run_batch) {
   using clock = std::chrono::steady_clock;
   const double min_time = o.quick ? 0.005 : o.min_time_s;
   run_batch();
@@ -52,7 +68,7 @@ PqBenchRow pq_bench_measure(const PqBenchOptions& o, const std::string& set, con
   PqBenchRow r;
   r.set = set;
   r.op = op;
-  r.backend = o.backend == "auto" ? "cpu" : o.backend;
+  r.backend = to_string(ran);
   r.batch = batch;
   r.threads = threads;
   r.ops_per_s = double(calls * batch) / elapsed;
@@ -79,8 +95,8 @@ void pq_bench_print(const PqBenchOptions& o, const std::string& kind, const std:
   }
   std::printf("%-12s %-8s %-7s %8s %7s %14s %10s\n", "set", "op", "backend", "batch", "threads", "ops/s", "us/op");
   for (const auto& r : rows)
-    std::printf("%-12s %-8s %-7s %8zu %7d %14.0f %10.2f\n", r.set.c_str(), r.op.c_str(), r.backend.c_str(), r.batch,
-                r.threads, r.ops_per_s, r.us_per_op);
+    std::printf("%-12s %-8s %-7s %8zu %7d %14.0f %10s\n", r.set.c_str(), r.op.c_str(), r.backend.c_str(), r.batch,
+                r.threads, r.ops_per_s, format_time(r.us_per_op).c_str());
 }
 
 }  // namespace zkgpu::cli

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "options.hpp"
+
 namespace zkgpu::cli {
 
 // Limits of the bench flags, checked when the flags are parsed (before anything is allocated):
@@ -15,11 +17,11 @@ inline constexpr int PQ_BENCH_MAX_THREADS = 4096;
 inline constexpr double PQ_BENCH_MAX_MIN_TIME_S = 3600;
 
 struct PqBenchOptions {
-  std::string set = "all";
-  std::string backend = "cpu";
+  std::string set = "all";      // a parameter set's name, or all
   std::vector<size_t> batches;  // empty: the default list (or the quick one)
   int threads = 0;              // 0: all OpenMP threads
   double min_time_s = 0.3;
+  BenchBackend backend = BenchBackend::Cpu;
   bool quick = false, json = false;
 };
 
@@ -30,17 +32,22 @@ struct PqBenchRow {
   double ops_per_s = 0, us_per_op = 0;
 };
 
-// Adds the common flags to a `bench` subcommand.
-void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o);
+// Adds the common flags to a `bench` subcommand; `sets` are the names --set takes besides all.
+void add_pq_bench_flags(CLI::App* cmd, PqBenchOptions& o, const std::vector<std::string>& sets);
+
+// The backends to measure, a pass each: the CPU and a usable GPU for all, else the one asked for
+// (Auto: the callers resolve it per operation and batch). Error(Unavailable) for cuda without a
+// usable GPU.
+std::vector<Backend> pq_bench_backends(const PqBenchOptions& o, const std::string& command);
 
 // The batch sizes to run (from the options), and the OpenMP thread count applied.
 std::vector<size_t> pq_bench_batches(const PqBenchOptions& o);
 int pq_bench_apply_threads(const PqBenchOptions& o);
 
-// Calls run_batch() (one batch of `batch` operations) until min_time has passed, after a warm-up
-// call, and returns the row.
+// Calls run_batch() (one batch of `batch` operations on backend `ran`) until min_time has passed,
+// after a warm-up call, and returns the row.
 PqBenchRow pq_bench_measure(const PqBenchOptions& o, const std::string& set, const std::string& op, size_t batch,
-                            int threads, const std::function<void()>& run_batch);
+                            int threads, Backend ran, const std::function<void()>& run_batch);
 
 // Prints the rows as a table or, with --json, one JSON document.
 void pq_bench_print(const PqBenchOptions& o, const std::string& kind, const std::vector<PqBenchRow>& rows);

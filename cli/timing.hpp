@@ -1,8 +1,12 @@
-// Timing helpers shared by the bench commands: the median of repeated measurements and the median
-// wall time of a call after one warm-up call.
+// Timing helpers shared by the commands: the median of repeated measurements, the median wall
+// time of a call after one warm-up call, and the one way a time is printed for people.
 #pragma once
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 #include <vector>
 
 namespace zkgpu::cli {
@@ -25,6 +29,21 @@ double time_median_ms(int runs, F&& fn) {
     t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
   }
   return median(t);
+}
+
+// A time (in whatever unit the caller prints) rounded to 3 significant digits, without an
+// exponent: 1234.5 -> "1230", 12.345 -> "12.3", 0.012345 -> "0.0123"; "-" for a negative value
+// (not measured). Measurements repeat to about 1%, so further digits are noise; JSON and CSV
+// output keep the full value.
+inline std::string format_time(double t) {
+  if (!(t >= 0)) return "-";
+  if (t == 0) return "0";
+  char sci[32];
+  std::snprintf(sci, sizeof sci, "%.2e", t);  // d.dde+x: the rounded digits and their exponent
+  const int exponent = std::atoi(std::strchr(sci, 'e') + 1);
+  char out[64];
+  std::snprintf(out, sizeof out, "%.*f", std::max(0, 2 - exponent), std::strtod(sci, nullptr));
+  return out;
 }
 
 }  // namespace zkgpu::cli

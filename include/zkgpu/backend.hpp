@@ -26,6 +26,8 @@ struct GpuInfo {
 bool cuda_built();                  // compiled with the CUDA backend
 std::optional<GpuInfo> gpu_info();  // nullopt when not built or no usable device
 bool cuda_usable();                 // cuda_built() and a device answered
+// Why cuda_usable() is false, in words a user can act on ("no NVIDIA driver is loaded (...)", "no
+// CUDA-capable GPU is visible (...)", a compute capability below 7.0, ...); empty when it is true.
 std::string cuda_unavailable_reason();
 
 // Frees the device and pinned host memory zkgpu keeps between calls (contexts, workspaces,

@@ -32,11 +32,14 @@ TEST(Ed25519Cli, VerdictsInInputOrderAndExitStatus) {
     expect += bad ? "0\n" : "1\n";
   }
   for (const char* backend : {"cpu", "auto"}) {
-    auto r = test::run_cli(std::string("ed25519 verify --backend ") + backend, in);
+    auto r = test::run_cli(std::string("ed25519 verify --backend ") + backend, in, true);
     EXPECT_EQ(r.rc, 1) << r.out;  // some signature is invalid
     EXPECT_EQ(r.out, expect);
   }
-  auto all_good = test::run_cli("ed25519 verify --in - --mode strict", line_of(good[0]) + line_of(good[1]));
+  // stderr names the backend after the verdicts.
+  auto r = test::run_cli("ed25519 verify --backend cpu", in);
+  EXPECT_EQ(r.out, expect + "backend: cpu\n");
+  auto all_good = test::run_cli("ed25519 verify --in - --mode strict", line_of(good[0]) + line_of(good[1]), true);
   EXPECT_EQ(all_good.rc, 0) << all_good.out;
   EXPECT_EQ(all_good.out, "1\n1\n");
   auto empty = test::run_cli("ed25519 verify", "");
@@ -49,9 +52,9 @@ TEST(Ed25519Cli, ModesDiffer) {
   const auto spec = test::load_vectors("ed25519/speccheck_cases.json");
   const std::string line = spec[4]["pub_key"].get<std::string>() + ":" + spec[4]["signature"].get<std::string>() + ":" +
                            spec[4]["message"].get<std::string>() + "\r\n";  // CRLF is accepted
-  EXPECT_EQ(test::run_cli("ed25519 verify --mode zip215 --backend cpu", line).out, "1\n");
-  EXPECT_EQ(test::run_cli("ed25519 verify --mode openssl --backend cpu", line).out, "0\n");
-  EXPECT_EQ(test::run_cli("ed25519 verify --mode strict --backend cpu", line).out, "0\n");
+  EXPECT_EQ(test::run_cli("ed25519 verify --mode zip215 --backend cpu", line, true).out, "1\n");
+  EXPECT_EQ(test::run_cli("ed25519 verify --mode openssl --backend cpu", line, true).out, "0\n");
+  EXPECT_EQ(test::run_cli("ed25519 verify --mode strict --backend cpu", line, true).out, "0\n");
 }
 
 TEST(Ed25519Cli, UnparsableLineIsAnErrorNamingIt) {

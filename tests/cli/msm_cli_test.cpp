@@ -32,28 +32,29 @@ TEST(MsmCli, KnownAnswerEveryBackend) {
   Kat k = load_kat();
   ASSERT_FALSE(k.input.empty());
   for (const char* backend : {"cpu", "auto"}) {
-    auto r = test::run_cli(std::string("msm run --curve bls12-377 --backend ") + backend, k.input);
+    auto r = test::run_cli(std::string("msm run --curve bls12-377 --backend ") + backend, k.input, true);
     ASSERT_EQ(r.rc, 0) << r.out;
     EXPECT_EQ(r.out, k.expected);
   }
-  auto r = test::run_cli("msm run --window 3", k.input);
+  auto r = test::run_cli("msm run --window 3", k.input, true);
   EXPECT_EQ(r.out, k.expected);
 }
 
 TEST(MsmCli, IdentityResultAndEmptyInput) {
   auto r = test::run_cli("msm run --backend cpu", "infinity:5\n");
   EXPECT_EQ(r.rc, 0);
-  EXPECT_EQ(r.out, "infinity\n");
+  EXPECT_EQ(r.out, "infinity\nbackend: cpu\n");
   r = test::run_cli("msm run --backend cpu", "", true);
   EXPECT_EQ(r.rc, 0);
   EXPECT_EQ(r.out, "infinity\n");  // the empty sum; the no-items notice goes to stderr
   const std::string g =
       "8848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9ef:"
       "1914a69c5102eff1f674f5d30afeec4bd7fb348ca3e52d96d182ad44fb82305c2fe3d3634a9591afd82de55559c8ea6";
-  r = test::run_cli("msm run --backend cpu", g + ":1\n\n");
+  r = test::run_cli("msm run --backend cpu", g + ":1\n\n", true);
   EXPECT_EQ(r.out, g + "\n");
   // r * G = identity (the scalar is reduced mod r).
-  r = test::run_cli("msm run --backend cpu", g + ":12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001\n");
+  r = test::run_cli("msm run --backend cpu", g + ":12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001\n",
+                    true);
   EXPECT_EQ(r.out, "infinity\n");
 }
 

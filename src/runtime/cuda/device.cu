@@ -35,6 +35,32 @@ struct Probe {
   std::optional<GpuInfo> info;
   std::string reason;
 };
+
+std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+std::string error_text(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+
+// Why cudaGetDeviceCount failed, in terms a user can act on. The runtime answers "driver version
+// is insufficient" both when no driver is loaded (a machine without a GPU) and when it is too old;
+// cudaDriverGetVersion tells them apart (0: no driver).
+std::string device_count_failure(cudaError_t e) {
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+  cudaGetLastError();
+  switch (e) {
+    case cudaErrorInsufficientDriver:
+      if (driver == 0) return "no NVIDIA driver is loaded (" + error_text(e) + ")";
+      return "the NVIDIA driver supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
+             cuda_version_text(CUDART_VERSION) + " runtime zkgpu was built with (" + error_text(e) + ")";
+    case cudaErrorNoDevice:
+      return "no CUDA-capable GPU is visible (" + error_text(e) + "; CUDA_VISIBLE_DEVICES may hide them)";
+    case cudaErrorSystemDriverMismatch:
+      return "the NVIDIA kernel driver and its user-space library differ in version (" + error_text(e) + ")";
+    case cudaErrorDevicesUnavailable: return "every GPU is busy or unavailable (" + error_text(e) + ")";
+    default: return "CUDA could not be initialised (" + error_text(e) + ")";
+  }
+}
+
 const Probe& probe() {
   static const Probe p = [] {
     Probe r;
@@ -42,18 +68,18 @@ const Probe& probe() {
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
       cudaGetLastError();
-      r.reason = std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
+      r.reason = device_count_failure(e);
       return r;
     }
     if (n == 0) {
-      r.reason = "no CUDA device found";
+      r.reason = "no CUDA-capable GPU is visible (the driver reports none)";
       return r;
     }
     GpuInfo g;
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    if (const cudaError_t pe = cudaGetDeviceProperties(&prop, 0); pe != cudaSuccess) {
       cudaGetLastError();
-      r.reason = "cudaGetDeviceProperties failed";
+      r.reason = "GPU 0 did not answer cudaGetDeviceProperties (" + error_text(pe) + ")";
       return r;
     }
     g.device = 0;
@@ -72,8 +98,8 @@ const Probe& probe() {
     cudaDriverGetVersion(&g.driver_version);
     cudaRuntimeGetVersion(&g.runtime_version);
     if (g.cc_major < 7) {
-      r.reason = "GPU " + g.name + " has compute capability " + std::to_string(g.cc_major) + "." +
-                 std::to_string(g.cc_minor) + "; zkgpu needs 7.0 or later";
+      r.reason = "GPU 0 (" + g.name + ") has compute capability " + std::to_string(g.cc_major) + "." +
+                 std::to_string(g.cc_minor) + ", zkgpu needs >= 7.0";
       return r;
     }
     r.info = g;
