@@ -119,7 +119,9 @@ struct BenchOptions {
 // order they first ran.
 void print_phases(const char* what, unsigned lg, const PhaseTimes& t) {
   std::vector<std::pair<std::string, double>> sums;
-  for (const auto& [name, ms] : t.phases) {
+  for (const auto& phase : t.phases) {
+    const std::string& name = phase.first;  // not a structured binding: lambdas cannot capture those in C++20
+    const double ms = phase.second;
     auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == name; });
     if (it == sums.end())
       sums.emplace_back(name, ms);

@@ -85,7 +85,9 @@ void print_profile(const PhaseTimes& t) {
     size_t calls = 0;
   };
   std::vector<Sum> sums;
-  for (const auto& [name, ms] : t.phases) {
+  for (const auto& phase : t.phases) {
+    const std::string& name = phase.first;  // not a structured binding: lambdas cannot capture those in C++20
+    const double ms = phase.second;
     auto it = std::find_if(sums.begin(), sums.end(), [&](const Sum& e) { return e.name == name; });
     if (it == sums.end()) it = sums.insert(sums.end(), Sum{name});
     it->ms += ms;
