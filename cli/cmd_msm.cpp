@@ -118,18 +118,8 @@ struct BenchOptions {
 // One line on stderr: each phase's milliseconds summed over its repeats (the GPU's slices), in the
 // order they first ran.
 void print_phases(const char* what, unsigned lg, const PhaseTimes& t) {
-  std::vector<std::pair<std::string, double>> sums;
-  for (const auto& phase : t.phases) {
-    const std::string& name = phase.first;  // not a structured binding: lambdas cannot capture those in C++20
-    const double ms = phase.second;
-    auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == name; });
-    if (it == sums.end())
-      sums.emplace_back(name, ms);
-    else
-      it->second += ms;
-  }
   std::fprintf(stderr, "msm phases ms, %s, 2^%u:", what, lg);
-  for (const auto& [name, ms] : sums) std::fprintf(stderr, " %s %.2f", name.c_str(), ms);
+  for (const PhaseSum& e : sum_phases_by_name(t)) std::fprintf(stderr, " %s %.2f", e.name.c_str(), e.ms);
   std::fprintf(stderr, " | sum %.2f wall %.2f\n", t.device_ms(), t.wall_ms);
 }
 

@@ -79,24 +79,10 @@ void print_profile(const PhaseTimes& t) {
     std::cout << "profile: none (the CPU prover ran; stage times come from the GPU prover)\n";
     return;
   }
-  struct Sum {
-    std::string name;
-    double ms = 0;
-    size_t calls = 0;
-  };
-  std::vector<Sum> sums;
-  for (const auto& phase : t.phases) {
-    const std::string& name = phase.first;  // not a structured binding: lambdas cannot capture those in C++20
-    const double ms = phase.second;
-    auto it = std::find_if(sums.begin(), sums.end(), [&](const Sum& e) { return e.name == name; });
-    if (it == sums.end()) it = sums.insert(sums.end(), Sum{name});
-    it->ms += ms;
-    ++it->calls;
-  }
   std::string line = "profile (device ms on the prover's stream, calls):";
   char buf[160];
   double between = 0;
-  for (const Sum& e : sums) {
+  for (const PhaseSum& e : sum_phases_by_name(t)) {
     if (e.name == "host") {
       between = e.ms;
       continue;

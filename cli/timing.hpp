@@ -9,7 +9,27 @@
 #include <string>
 #include <vector>
 
+#include "zkgpu/profile.hpp"
+
 namespace zkgpu::cli {
+
+// A PhaseTimes with each phase name once: its milliseconds summed over its repeats (slices, stage
+// calls) and how many there were, in the order the names first ran.
+struct PhaseSum {
+  std::string name;
+  double ms = 0;
+  size_t calls = 0;
+};
+inline std::vector<PhaseSum> sum_phases_by_name(const PhaseTimes& t) {
+  std::vector<PhaseSum> sums;
+  for (const auto& phase : t.phases) {
+    auto it = std::find_if(sums.begin(), sums.end(), [&](const PhaseSum& e) { return e.name == phase.first; });
+    if (it == sums.end()) it = sums.insert(sums.end(), PhaseSum{phase.first});
+    it->ms += phase.second;
+    ++it->calls;
+  }
+  return sums;
+}
 
 // The upper median (-1 for no samples: "not measured" in the tables).
 inline double median(std::vector<double> v) {
