@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/test_support.hpp"
+#include "zkgpu/backend.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -95,6 +96,40 @@ TEST(NttGpu, MatchesCpuSmallAndMedium) {
   check_against_cpu(12, 4, 7);
   check_against_cpu(11, 40, 8);
   check_against_cpu(4, 1000, 9);
+}
+
+// The root tables are built on a transform's first use (and again after release_gpu_caches())
+// while the caller's stream may be a non-blocking one: the first transform after each release,
+// with its input already on the device so its kernels start at once, must see complete tables.
+TEST(NttGpu, FirstTransformAfterReleaseSeesCompleteRootTables) {
+  ZKGPU_REQUIRE_GPU();
+  const unsigned log_n = 16;
+  const size_t n = size_t(1) << log_n;
+  Rng rng(4242);
+  const std::vector<BabyBear> input = rng.fes(n);
+  std::vector<BabyBear> cpu = input;
+  ntt(cpu, log_n, 1, NttDirection::Forward, BabyBear::one(), Backend::Cpu);
+  cudaStream_t s = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  BabyBear *src = nullptr, *d = nullptr, *tmp = nullptr;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&src), n * sizeof(BabyBear)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d), n * sizeof(BabyBear)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&tmp), cuda::ntt_scratch_elems(log_n, 1) * sizeof(BabyBear)),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(src, input.data(), n * sizeof(BabyBear), cudaMemcpyHostToDevice), cudaSuccess);
+  std::vector<BabyBear> gpu(n);
+  for (int round = 0; round < 64; ++round) {
+    release_gpu_caches();
+    ASSERT_EQ(cudaMemcpyAsync(d, src, n * sizeof(BabyBear), cudaMemcpyDeviceToDevice, s), cudaSuccess);
+    cuda::ntt_device(d, log_n, 1, false, BabyBear::one(), tmp, s);
+    ASSERT_EQ(cudaMemcpyAsync(gpu.data(), d, n * sizeof(BabyBear), cudaMemcpyDeviceToHost, s), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    ASSERT_EQ(first_mismatch(gpu, cpu), -1) << "round " << round;
+  }
+  EXPECT_EQ(cudaFree(src), cudaSuccess);
+  EXPECT_EQ(cudaFree(d), cudaSuccess);
+  EXPECT_EQ(cudaFree(tmp), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
 }
 
 TEST(NttGpu, MatchesCpuLarge) {

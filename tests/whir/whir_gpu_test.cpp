@@ -195,15 +195,24 @@ TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
   const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
   const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
   const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
-  EXPECT_EQ(write_proof_file(cfg, claims, poisoned_gpu_prove(cfg, evals, claims)), cpu);
+  // Each step named, so a prove that throws says which one it was.
+  const auto expect_cpu_file = [&](const std::string& step, const auto& prove_once) {
+    try {
+      EXPECT_EQ(write_proof_file(cfg, claims, prove_once()), cpu) << step;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << step << " threw: " << e.what();
+    }
+  };
+  const auto poisoned = [&] { return poisoned_gpu_prove(cfg, evals, claims); };
+  expect_cpu_file("before any release", poisoned);
   for (int round = 0; round < 2; ++round) {
     release_gpu_caches();
     release_gpu_caches();
-    EXPECT_EQ(write_proof_file(cfg, claims, poisoned_gpu_prove(cfg, evals, claims)), cpu) << "round " << round;
+    expect_cpu_file("after release round " + std::to_string(round), poisoned);
   }
   // The public call, with and without a crossover that sends Auto to the GPU.
-  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda)), cpu);
-  EXPECT_EQ(write_proof_file(cfg, claims, prove(cfg, evals, claims, ProveOptions{.gpu_crossover = 0})), cpu);
+  expect_cpu_file("Backend::Cuda", [&] { return prove(cfg, evals, claims, Backend::Cuda); });
+  expect_cpu_file("Auto, crossover 0", [&] { return prove(cfg, evals, claims, ProveOptions{.gpu_crossover = 0}); });
 }
 
 // ProveOptions::phase_times: every stage call in order, "host" between them, as many Merkle builds

@@ -511,7 +511,10 @@ const uint32_t* device_root_tables() {
   uint32_t* d = nullptr;
   ZKGPU_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&d), host.size() * sizeof(uint32_t)));
   try {
+    // A copy from pageable memory may return before its DMA lands, and the transforms run on the
+    // callers' non-blocking streams, which do not wait for the legacy stream: wait for the copy.
     ZKGPU_CUDA_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
     allow_smem<1>(), allow_smem<2>(), allow_smem<3>(), allow_smem<4>(), allow_smem<5>();
     allow_smem<6>(), allow_smem<7>(), allow_smem<8>(), allow_smem<9>(), allow_smem<10>();
   } catch (...) {
