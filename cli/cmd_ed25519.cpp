@@ -15,10 +15,10 @@
 
 #include "commands.hpp"
 #include "ed25519_bench.hpp"
+#include "io/decimal.hpp"
 #include "io/ed25519_line.hpp"
 #include "io/hex_lines.hpp"
 #include "options.hpp"
-#include "runtime/env.hpp"  // parse_decimal
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
 

@@ -8,11 +8,9 @@
 // lazily, inside the function that needs the value (a function-local static may cache it), never
 // from a namespace-scope initializer: an exception there would end the process before main.
 #pragma once
-#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace zkgpu {
 
@@ -21,9 +19,5 @@ bool env_flag(const char* name);
 
 // One of `allowed` (exact, case-sensitive), or nullopt when unset.
 std::optional<std::string> env_choice(const char* name, std::initializer_list<const char*> allowed);
-
-// `text` as a decimal integer in [min, max] (digits only: no sign, no blanks, no hex; leading
-// zeros allowed), or nullopt: the strict rule for counts given as text (the CLI's flags use it).
-std::optional<uint64_t> parse_decimal(std::string_view text, uint64_t min, uint64_t max);
 
 }  // namespace zkgpu

@@ -1,6 +1,5 @@
 // The validated environment readers of src/runtime/env.hpp: unset and empty mean unset, accepted
-// values come back, anything else is an Error(InvalidArgument) naming the variable and the value;
-// and parse_decimal, the strict rule for counts given as text.
+// values come back, anything else is an Error(InvalidArgument) naming the variable and the value.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -71,17 +70,6 @@ TEST(EnvReaders, ChoiceAcceptsTheListedValuesOnly) {
     const std::string msg = error_of([] { (void)env_choice(VAR, {"a", "bb"}); });
     EXPECT_NE(msg.find("expected one of a, bb"), std::string::npos) << msg;
   }
-}
-
-TEST(EnvReaders, ParseDecimalAcceptsDigitsInRangeOnly) {
-  EXPECT_EQ(parse_decimal("26", 1, 26), 26u);
-  EXPECT_EQ(parse_decimal("0010", 0, 26), 10u);  // decimal, not octal
-  EXPECT_EQ(parse_decimal("18446744073709551615", 0, UINT64_MAX), UINT64_MAX);
-  for (const char* bad :
-       {"27", "0", "", "1a", "-5", "+3", " 3", "3 ", "0x3", "abc", "18446744073709551616", "99999999999999999999"}) {
-    EXPECT_EQ(parse_decimal(bad, 1, 26), std::nullopt) << bad;
-  }
-  EXPECT_EQ(parse_decimal("18446744073709551616", 0, UINT64_MAX), std::nullopt);
 }
 
 }  // namespace
