@@ -17,6 +17,14 @@ inline constexpr uint64_t NTT_GPU_CROSSOVER_ELEMS = uint64_t(1) << 16;
 
 enum class NttDirection { Forward, Inverse };
 
+// What travels with one NTT or LDE call: the backend and, for Auto, the GPU crossover in field
+// elements (rows * cols; for an LDE the output's). The overloads taking a bare Backend use the
+// default crossover.
+struct NttOptions {
+  Backend backend = Backend::Auto;
+  uint64_t gpu_crossover = NTT_GPU_CROSSOVER_ELEMS;
+};
+
 // Forward: coefficients -> evaluations E[i][c] = sum_j M[j][c] (shift * w^i)^j, w = g_{log_n}.
 // Inverse: those evaluations -> coefficients (scaled by 1/n). shift = 1 is the plain DFT;
 // any nonzero shift is a coset (Plonky3's default coset shift is 31). In place.
@@ -24,10 +32,14 @@ enum class NttDirection { Forward, Inverse };
 // shift == 0.
 void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift = BabyBear::one(),
          Backend backend = Backend::Auto);
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
+         const NttOptions& options);
 // Extension-field matrix: the base-field transform of each of the 4 coordinates (twiddles lie
 // in F), i.e. the same as the base transform of the (2^log_n) x 4*cols base matrix.
 void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift = BabyBear::one(),
          Backend backend = Backend::Auto);
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
+         const NttOptions& options);
 
 // Low-degree extension of evaluations over the subgroup H (|H| = 2^log_n) to the coset
 // shift * H' with |H'| = 2^(log_n + log_blowup): interpolate, zero-pad, evaluate. Returns the
@@ -36,10 +48,14 @@ void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection 
 // log_n + log_blowup > 27 (the same rules for lde_from_coeffs).
 std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
                                 BabyBear shift, Backend backend = Backend::Auto);
+std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                BabyBear shift, const NttOptions& options);
 // LDE from coefficients (what WHIR does): zero-pad the 2^log_n coefficient rows to
 // 2^(log_n+log_blowup) and evaluate over shift * H'.
 std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
                                       unsigned log_blowup, BabyBear shift = BabyBear::one(),
                                       Backend backend = Backend::Auto);
+std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
+                                      unsigned log_blowup, BabyBear shift, const NttOptions& options);
 
 }  // namespace zkgpu

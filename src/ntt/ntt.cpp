@@ -44,9 +44,9 @@ void check_blowup(const char* op, unsigned log_n, unsigned log_blowup, size_t co
 }
 
 void ntt_base(BabyBear* data, uint64_t elems, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
-              Backend backend) {
+              const NttOptions& options) {
   const bool inverse = dir == NttDirection::Inverse;
-  if (resolve_backend(backend, elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, elems, options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     cuda::ntt_host(data, log_n, cols, inverse, shift);
     return;
@@ -57,29 +57,31 @@ void ntt_base(BabyBear* data, uint64_t elems, unsigned log_n, size_t cols, NttDi
 
 }  // namespace
 
-void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
+         const NttOptions& options) {
   const uint64_t elems = check_shape("ntt", matrix.size(), log_n, cols, "elements");
   check_shift("ntt", shift);
-  ntt_base(matrix.data(), elems, log_n, cols, dir, shift, backend);
+  ntt_base(matrix.data(), elems, log_n, cols, dir, shift, options);
 }
 
-void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
+         const NttOptions& options) {
   check_shape("ntt (extension field)", matrix.size(), log_n, cols, "EF elements");
   check_shift("ntt (extension field)", shift);
   // Twiddles lie in F, so the EF transform is the base transform of each coordinate: the same
   // memory read as a (2^log_n) x (4 cols) base matrix.
   ntt_base(reinterpret_cast<BabyBear*>(matrix.data()), uint64_t(4 * cols) << log_n, log_n, 4 * cols, dir, shift,
-           backend);
+           options);
 }
 
 std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
-                                BabyBear shift, Backend backend) {
+                                BabyBear shift, const NttOptions& options) {
   check_shape("coset_lde", evals.size(), log_n, cols, "elements");
   check_blowup("coset_lde", log_n, log_blowup, cols);
   check_shift("coset_lde", shift);
   const size_t out_elems = cols << (log_n + log_blowup);
   std::vector<BabyBear> out(out_elems);
-  if (resolve_backend(backend, out_elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, out_elems, options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<BabyBear> coeffs(evals.begin(), evals.end());
     cuda::ntt_host(coeffs.data(), log_n, cols, true, BabyBear::one());
@@ -92,13 +94,13 @@ std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n,
 }
 
 std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
-                                      unsigned log_blowup, BabyBear shift, Backend backend) {
+                                      unsigned log_blowup, BabyBear shift, const NttOptions& options) {
   check_shape("lde_from_coeffs", coeffs.size(), log_n, cols, "elements");
   check_blowup("lde_from_coeffs", log_n, log_blowup, cols);
   check_shift("lde_from_coeffs", shift);
   const size_t out_elems = cols << (log_n + log_blowup);
   std::vector<BabyBear> out(out_elems);
-  if (resolve_backend(backend, out_elems, NTT_GPU_CROSSOVER_ELEMS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, out_elems, options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
     return out;
@@ -106,6 +108,22 @@ std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned
   }
   cpu::lde_from_coeffs(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
   return out;
+}
+
+// The bare-Backend calls: the default crossover.
+void ntt(std::span<BabyBear> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+  ntt(matrix, log_n, cols, dir, shift, NttOptions{.backend = backend});
+}
+void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, Backend backend) {
+  ntt(matrix, log_n, cols, dir, shift, NttOptions{.backend = backend});
+}
+std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                BabyBear shift, Backend backend) {
+  return coset_lde(evals, log_n, cols, log_blowup, shift, NttOptions{.backend = backend});
+}
+std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
+                                      unsigned log_blowup, BabyBear shift, Backend backend) {
+  return lde_from_coeffs(coeffs, log_n, cols, log_blowup, shift, NttOptions{.backend = backend});
 }
 
 }  // namespace zkgpu

@@ -2,6 +2,7 @@
 #include "zkgpu/ntt.hpp"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -230,6 +231,40 @@ TEST(NttCpu, AutoWithoutGpuMatchesCpu) {
   ntt(a, 17, 1, NttDirection::Forward, BabyBear::one(), Backend::Auto);
   ntt(b, 17, 1, NttDirection::Forward, BabyBear::one(), Backend::Cpu);
   EXPECT_TRUE(same(a, b));
+}
+
+// NttOptions: every crossover, and an explicit backend, gives the bytes of Backend::Cpu (on a
+// machine with a GPU, crossover 0 sends Auto to it; without one Auto stays on the CPU); the
+// options calls check their arguments like the Backend calls.
+TEST(NttCpu, OptionsCallsMatchTheBackendCalls) {
+  Rng rng(515);
+  const BabyBear shift = BabyBear::from_canonical(31);
+  const unsigned log_n = 10;
+  const size_t cols = 3;
+  const std::vector<BabyBear> input = rng.fes(cols << log_n);
+  std::vector<BabyBear> cpu = input;
+  ntt(cpu, log_n, cols, NttDirection::Forward, shift, Backend::Cpu);
+  const std::vector<BabyBear> cpu_lde = coset_lde(input, log_n, cols, 2, shift, Backend::Cpu);
+  const std::vector<BabyBear> cpu_lde_coeffs = lde_from_coeffs(input, log_n, cols, 2, shift, Backend::Cpu);
+  std::vector<BabyBear4> ef(cols << log_n);
+  for (size_t i = 0; i < ef.size(); ++i) ef[i] = BabyBear4{{input[i], input[(i + 1) % ef.size()], shift, input[i]}};
+  std::vector<BabyBear4> cpu_ef = ef;
+  ntt(cpu_ef, log_n, cols, NttDirection::Inverse, shift, Backend::Cpu);
+  for (const NttOptions o :
+       {NttOptions{.backend = Backend::Cpu}, NttOptions{.gpu_crossover = 0}, NttOptions{.gpu_crossover = UINT64_MAX}}) {
+    const std::string what = "crossover " + std::to_string(o.gpu_crossover);
+    std::vector<BabyBear> m = input;
+    ntt(m, log_n, cols, NttDirection::Forward, shift, o);
+    EXPECT_EQ(m, cpu) << what;
+    std::vector<BabyBear4> e = ef;
+    ntt(e, log_n, cols, NttDirection::Inverse, shift, o);
+    EXPECT_TRUE(e == cpu_ef) << what;
+    EXPECT_EQ(coset_lde(input, log_n, cols, 2, shift, o), cpu_lde) << what;
+    EXPECT_EQ(lde_from_coeffs(input, log_n, cols, 2, shift, o), cpu_lde_coeffs) << what;
+  }
+  std::vector<BabyBear> short_matrix(5);
+  EXPECT_THROW(ntt(short_matrix, log_n, cols, NttDirection::Forward, shift, NttOptions{}), Error);
+  EXPECT_THROW((void)coset_lde(input, log_n, cols, 2, BabyBear::zero(), NttOptions{}), Error);
 }
 
 TEST(NttCpu, InvalidArgumentsThrow) {
