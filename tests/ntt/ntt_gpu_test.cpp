@@ -14,6 +14,7 @@
 #include "ntt/cuda/api.hpp"
 #include "bench_support/gpu_timing.hpp"
 #include "ntt/cuda/ntt.cuh"
+#include "runtime/cuda/runtime.cuh"
 #endif
 
 namespace zkgpu {
@@ -109,27 +110,18 @@ TEST(NttGpu, FirstTransformAfterReleaseSeesCompleteRootTables) {
   const std::vector<BabyBear> input = rng.fes(n);
   std::vector<BabyBear> cpu = input;
   ntt(cpu, log_n, 1, NttDirection::Forward, BabyBear::one(), Backend::Cpu);
-  cudaStream_t s = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-  BabyBear *src = nullptr, *d = nullptr, *tmp = nullptr;
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&src), n * sizeof(BabyBear)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&d), n * sizeof(BabyBear)), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&tmp), cuda::ntt_scratch_elems(log_n, 1) * sizeof(BabyBear)),
-            cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(src, input.data(), n * sizeof(BabyBear), cudaMemcpyHostToDevice), cudaSuccess);
+  const cuda::Stream s;  // non-blocking, as the library's own streams
+  cuda::DeviceBuffer<BabyBear> src(n), d(n), tmp(cuda::ntt_scratch_elems(log_n, 1));
+  src.upload(input.data(), n, s);
   std::vector<BabyBear> gpu(n);
   for (int round = 0; round < 64; ++round) {
     release_gpu_caches();
-    ASSERT_EQ(cudaMemcpyAsync(d, src, n * sizeof(BabyBear), cudaMemcpyDeviceToDevice, s), cudaSuccess);
-    cuda::ntt_device(d, log_n, 1, false, BabyBear::one(), tmp, s);
-    ASSERT_EQ(cudaMemcpyAsync(gpu.data(), d, n * sizeof(BabyBear), cudaMemcpyDeviceToHost, s), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    ASSERT_EQ(cudaMemcpyAsync(d.data(), src.data(), n * sizeof(BabyBear), cudaMemcpyDeviceToDevice, s), cudaSuccess);
+    cuda::ntt_device(d.data(), log_n, 1, false, BabyBear::one(), tmp.data(), s);
+    d.download(gpu.data(), n, s);
+    s.sync();
     ASSERT_EQ(first_mismatch(gpu, cpu), -1) << "round " << round;
   }
-  EXPECT_EQ(cudaFree(src), cudaSuccess);
-  EXPECT_EQ(cudaFree(d), cudaSuccess);
-  EXPECT_EQ(cudaFree(tmp), cudaSuccess);
-  EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
 }
 
 TEST(NttGpu, MatchesCpuLarge) {
