@@ -81,40 +81,43 @@ void ntt(std::span<BabyBear4> matrix, unsigned log_n, size_t cols, NttDirection 
            options);
 }
 
-std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
-                                BabyBear shift, const NttOptions& options) {
-  check_shape("coset_lde", evals.size(), log_n, cols, "elements");
-  check_blowup("coset_lde", log_n, log_blowup, cols);
-  check_shift("coset_lde", shift);
+namespace {
+// coset_lde (from evaluations) and lde_from_coeffs: the checks, the backend, the transform.
+std::vector<BabyBear> lde_host(const char* op, bool from_evals, std::span<const BabyBear> in, unsigned log_n,
+                               size_t cols, unsigned log_blowup, BabyBear shift, const NttOptions& options) {
+  check_shape(op, in.size(), log_n, cols, "elements");
+  check_blowup(op, log_n, log_blowup, cols);
+  check_shift(op, shift);
   const size_t out_elems = cols << (log_n + log_blowup);
   std::vector<BabyBear> out(out_elems);
   if (resolve_backend(options.backend, out_elems, options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    std::vector<BabyBear> coeffs(evals.begin(), evals.end());
-    cuda::ntt_host(coeffs.data(), log_n, cols, true, BabyBear::one());
-    cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
+    if (from_evals) {
+      std::vector<BabyBear> coeffs(in.begin(), in.end());
+      cuda::ntt_host(coeffs.data(), log_n, cols, true, BabyBear::one());
+      cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
+    } else {
+      cuda::lde_from_coeffs_host(in.data(), log_n, cols, log_blowup, shift, out.data());
+    }
     return out;
 #endif
   }
-  cpu::coset_lde(evals.data(), log_n, cols, log_blowup, shift, out.data());
+  if (from_evals)
+    cpu::coset_lde(in.data(), log_n, cols, log_blowup, shift, out.data());
+  else
+    cpu::lde_from_coeffs(in.data(), log_n, cols, log_blowup, shift, out.data());
   return out;
+}
+}  // namespace
+
+std::vector<BabyBear> coset_lde(std::span<const BabyBear> evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                BabyBear shift, const NttOptions& options) {
+  return lde_host("coset_lde", true, evals, log_n, cols, log_blowup, shift, options);
 }
 
 std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
                                       unsigned log_blowup, BabyBear shift, const NttOptions& options) {
-  check_shape("lde_from_coeffs", coeffs.size(), log_n, cols, "elements");
-  check_blowup("lde_from_coeffs", log_n, log_blowup, cols);
-  check_shift("lde_from_coeffs", shift);
-  const size_t out_elems = cols << (log_n + log_blowup);
-  std::vector<BabyBear> out(out_elems);
-  if (resolve_backend(options.backend, out_elems, options.gpu_crossover) == Backend::Cuda) {
-#if ZKGPU_HAVE_CUDA
-    cuda::lde_from_coeffs_host(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
-    return out;
-#endif
-  }
-  cpu::lde_from_coeffs(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
-  return out;
+  return lde_host("lde_from_coeffs", false, coeffs, log_n, cols, log_blowup, shift, options);
 }
 
 // ---- device-pointer calls ----------------------------------------------------------------------
