@@ -13,7 +13,8 @@
  *   NULL pointer where data is needed is ZKGPU_INVALID_ARGUMENT, as is an enum value outside
  *   its list.
  * - ZKGPU_INVALID_ARGUMENT is decided before anything is written. After any other failure the
- *   contents of an output or in-place buffer are unspecified.
+ *   contents of an output or in-place buffer are unspecified. A call that creates a handle sets
+ *   *out_... to NULL when it fails.
  * - Batches of independent items (signatures, KEM and DSA operations) report per item: a bad
  *   item never fails the call and never changes another item's result.
  * - Handles (zkgpu_merkle_tree, zkgpu_msm_bases, zkgpu_whir_proof) are immutable after creation
