@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "zkgpu/backend.hpp"
+#include "zkgpu/status.hpp"
 
 namespace zkgpu::cli {
 
@@ -59,6 +60,8 @@ const Names<Backend>& backend_names();
 // it or throws). The commands pass this to the library, so the backend they report is the one
 // that ran.
 inline Backend backend_that_runs(Backend requested, uint64_t work, uint64_t crossover) {
+  if (requested == Backend::Cuda && !cuda_usable())
+    throw Error(ErrorCode::Unavailable, "--backend cuda: " + cuda_unavailable_reason());
   return requested == Backend::Auto ? resolve_backend(Backend::Auto, work, crossover) : requested;
 }
 

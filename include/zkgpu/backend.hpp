@@ -11,6 +11,14 @@ namespace zkgpu {
 
 enum class Backend { Cpu, Cuda, Auto };
 
+// A CUDA stream the caller owns, handed to the device-pointer calls (`*_device`): the
+// cudaStream_t cast to void* (nullptr: the legacy default stream), so the public headers need no
+// CUDA header and the C ABI and other languages can pass theirs. It must belong to the current
+// device.
+struct GpuStream {
+  void* handle = nullptr;
+};
+
 std::optional<Backend> parse_backend(std::string_view s);  // "cpu" | "cuda" | "auto"
 const char* to_string(Backend b);
 

@@ -17,6 +17,12 @@ namespace zkgpu {
 // Backend::Auto builds on the GPU from this many rows up.
 inline constexpr uint64_t MERKLE_GPU_CROSSOVER_ROWS = uint64_t(1) << 12;
 
+// What travels with one tree build: the backend and, for Auto, the GPU crossover in rows.
+struct MerkleOptions {
+  Backend backend = Backend::Auto;
+  uint64_t gpu_crossover = MERKLE_GPU_CROSSOVER_ROWS;
+};
+
 struct MerkleOpening {
   std::vector<BabyBear> row;     // the opened matrix row (base-field elements)
   std::vector<Digest> siblings;  // log2(rows) digests, leaf level first
@@ -36,6 +42,13 @@ class MerkleTree {
   // tree is that base tree: cols() is 4*cols and openings hold base elements.
   static MerkleTree build(std::span<const BabyBear4> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
                           Backend backend = Backend::Auto);
+  // The same three with the per-call options.
+  static MerkleTree build(std::span<const BabyBear> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                          const MerkleOptions& options);
+  static MerkleTree build(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                          const MerkleOptions& options);
+  static MerkleTree build(std::span<const BabyBear4> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                          const MerkleOptions& options);
 
   const Digest& root() const { return nodes_.back(); }
   // Error(InvalidArgument) if index >= rows().
@@ -50,7 +63,8 @@ class MerkleTree {
   std::span<const Digest> nodes() const { return nodes_; }
 
  private:
-  MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p, Backend backend);
+  MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+             const MerkleOptions& options);
 
   std::vector<BabyBear> matrix_;
   std::vector<Digest> nodes_;
@@ -77,5 +91,12 @@ struct MerkleCheck {
 // the CPU backend instead of one scalar permutation at a time.
 [[nodiscard]] std::vector<uint8_t> merkle_verify_batch(std::span<const MerkleCheck> checks,
                                                        const Poseidon2Params<16>& p);
+
+// The tree's digests of a rows x cols matrix already in GPU memory (Montgomery words, row-major;
+// rows a power of two, cols >= 1) into d_nodes (2*rows - 1 digests in the layout of
+// MerkleTree::nodes(): leaves first, the root last), enqueued on the caller's stream without
+// waiting (see ntt_device for the rules on device buffers). Error(Unavailable) without a usable GPU.
+void merkle_build_device(const BabyBear* d_matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                         Digest* d_nodes, GpuStream stream);
 
 }  // namespace zkgpu

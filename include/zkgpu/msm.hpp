@@ -69,4 +69,9 @@ namespace zkgpu::bls12_377 {
 // scalars. Error(Unavailable) without the CUDA backend.
 G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n,
                              unsigned window_bits = 0);
+// The same after the work queued on the caller's stream (which produced the inputs) has finished;
+// the sum comes back to the host, so the call returns when it is done. Both buffers are checked to
+// be memory the current device can address.
+G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned window_bits,
+                             GpuStream stream);
 }  // namespace zkgpu::bls12_377

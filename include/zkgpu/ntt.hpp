@@ -58,4 +58,18 @@ std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned
 std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned log_n, size_t cols,
                                       unsigned log_blowup, BabyBear shift, const NttOptions& options);
 
+// The same transforms on buffers already in GPU memory (Montgomery words, the layout above), for
+// pipelines that keep their data on the device: enqueued on the caller's stream, they return
+// without waiting; the caller owns the buffers and synchronises the stream before reading.
+// Checked on the host before anything is enqueued, with the rules of the host calls plus: every
+// buffer is memory the current device can address, an output never overlaps an input, and the
+// matrices' sizes are implied by the shape. Error(Unavailable) without a usable GPU. Scratch is
+// allocated stream-ordered and freed on the stream.
+void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, GpuStream stream);
+// d_out: 2^(log_n + log_blowup) x cols; d_evals / d_coeffs: 2^log_n x cols, left unchanged.
+void coset_lde_device(const BabyBear* d_evals, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                      BabyBear* d_out, GpuStream stream);
+void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                            BabyBear* d_out, GpuStream stream);
+
 }  // namespace zkgpu

@@ -16,6 +16,20 @@ inline constexpr uint64_t POSEIDON2_GPU_CROSSOVER_STATES = uint64_t(1) << 12;
 void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants,
                              Backend backend = Backend::Auto);
 
+// What travels with one batch: the backend and, for Auto, the GPU crossover in states.
+struct Poseidon2BatchOptions {
+  Backend backend = Backend::Auto;
+  uint64_t gpu_crossover = POSEIDON2_GPU_CROSSOVER_STATES;
+};
+void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants,
+                             const Poseidon2BatchOptions& options);
+
+// The same on n_states states already in GPU memory (Montgomery words), enqueued on the caller's
+// stream without waiting (see ntt_device for the rules on device buffers). Error(Unavailable)
+// without a usable GPU.
+void poseidon2_permute_batch_device(BabyBear* d_states, size_t n_states, int width, Poseidon2Constants constants,
+                                    GpuStream stream);
+
 // The generators Plonky3 draws Poseidon2 constants from (spec §4.2).
 enum class Poseidon2Rng {
   SmallRng,          // rand's SmallRng on 64-bit targets (Xoshiro256++): seed 1 gives set B (WHIR)

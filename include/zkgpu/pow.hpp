@@ -21,4 +21,12 @@ inline constexpr unsigned POW_GPU_CROSSOVER_BITS = 12;
 uint32_t pow_grind(const PowInput& in, const Poseidon2Params<16>& p, Backend backend = Backend::Auto,
                    bool deterministic = true);
 
+// What travels with one search: the backend and, for Auto, the GPU crossover in bits.
+struct PowOptions {
+  Backend backend = Backend::Auto;
+  unsigned gpu_crossover_bits = POW_GPU_CROSSOVER_BITS;
+  bool deterministic = true;
+};
+uint32_t pow_grind(const PowInput& in, const Poseidon2Params<16>& p, const PowOptions& options);
+
 }  // namespace zkgpu

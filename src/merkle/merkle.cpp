@@ -11,6 +11,7 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "merkle/cuda/api.hpp"
+#include "runtime/cuda/caller_memory.hpp"
 #endif
 
 namespace zkgpu {
@@ -29,10 +30,10 @@ void check_shape(size_t matrix_size, size_t rows, size_t cols, const char* what)
 }  // namespace
 
 MerkleTree::MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
-                       Backend backend)
+                       const MerkleOptions& options)
     : matrix_(std::move(matrix)), rows_(rows), cols_(cols), log_rows_(static_cast<unsigned>(std::countr_zero(rows))) {
   nodes_.resize(2 * rows - 1);
-  if (resolve_backend(backend, rows, MERKLE_GPU_CROSSOVER_ROWS) == Backend::Cuda) {
+  if (resolve_backend(options.backend, rows, options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     cuda::merkle_build_host(matrix_.data(), rows, cols, p, nodes_.data());
     return;
@@ -42,26 +43,40 @@ MerkleTree::MerkleTree(std::vector<BabyBear>&& matrix, size_t rows, size_t cols,
 }
 
 MerkleTree MerkleTree::build(std::span<const BabyBear> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
-                             Backend backend) {
+                             const MerkleOptions& options) {
   check_shape(matrix.size(), rows, cols, "base-field");
-  return MerkleTree(std::vector<BabyBear>(matrix.begin(), matrix.end()), rows, cols, p, backend);
+  return MerkleTree(std::vector<BabyBear>(matrix.begin(), matrix.end()), rows, cols, p, options);
 }
 
 MerkleTree MerkleTree::build(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
-                             Backend backend) {
+                             const MerkleOptions& options) {
   check_shape(matrix.size(), rows, cols, "base-field");
-  return MerkleTree(std::move(matrix), rows, cols, p, backend);
+  return MerkleTree(std::move(matrix), rows, cols, p, options);
 }
 
 MerkleTree MerkleTree::build(std::span<const BabyBear4> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
-                             Backend backend) {
+                             const MerkleOptions& options) {
   check_shape(matrix.size(), rows, cols, "extension-field");
   // BabyBear4 is c0..c3 contiguous (static_assert in babybear_ext4.hpp), which is exactly
   // ExtensionMmcs's flattening order.
   std::vector<BabyBear> flat(matrix.size() * 4);
   for (size_t i = 0; i < matrix.size(); ++i)
     for (int k = 0; k < 4; ++k) flat[4 * i + k] = matrix[i].c[k];
-  return MerkleTree(std::move(flat), rows, 4 * cols, p, backend);
+  return MerkleTree(std::move(flat), rows, 4 * cols, p, options);
+}
+
+// The bare-Backend builds: the default crossover.
+MerkleTree MerkleTree::build(std::span<const BabyBear> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                             Backend backend) {
+  return build(matrix, rows, cols, p, MerkleOptions{.backend = backend});
+}
+MerkleTree MerkleTree::build(std::vector<BabyBear>&& matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                             Backend backend) {
+  return build(std::move(matrix), rows, cols, p, MerkleOptions{.backend = backend});
+}
+MerkleTree MerkleTree::build(std::span<const BabyBear4> matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                             Backend backend) {
+  return build(matrix, rows, cols, p, MerkleOptions{.backend = backend});
 }
 
 MerkleOpening MerkleTree::open(size_t index) const {
@@ -178,6 +193,25 @@ std::vector<uint8_t> merkle_verify_batch(std::span<const MerkleCheck> checks, co
                  ok.data());
   }
   return ok;
+}
+
+void merkle_build_device(const BabyBear* d_matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                         Digest* d_nodes, GpuStream stream) {
+  if (rows == 0 || !std::has_single_bit(rows) || rows > (size_t(1) << 40))
+    throw_invalid("merkle_build_device: rows = " + std::to_string(rows) + " must be a power of two in [1, 2^40]");
+  if (cols == 0) throw_invalid("merkle_build_device: cols must be >= 1");
+  if (cols > std::numeric_limits<size_t>::max() / sizeof(BabyBear) / rows)
+    throw_invalid("merkle_build_device: rows * cols overflows size_t");
+  resolve_backend(Backend::Cuda, rows, 0);  // Error(Unavailable) without a usable GPU
+#if ZKGPU_HAVE_CUDA
+  const size_t matrix_bytes = rows * cols * sizeof(BabyBear), nodes_bytes = (2 * rows - 1) * sizeof(Digest);
+  cuda::require_device_pointer(d_matrix, matrix_bytes, "merkle_build_device: d_matrix");
+  cuda::require_device_pointer(d_nodes, nodes_bytes, "merkle_build_device: d_nodes");
+  cuda::require_disjoint(d_nodes, nodes_bytes, d_matrix, matrix_bytes, "merkle_build_device");
+  cuda::merkle_build_on_stream(d_matrix, rows, cols, p, d_nodes, stream.handle);
+#else
+  (void)d_matrix, (void)p, (void)d_nodes, (void)stream;
+#endif
 }
 
 }  // namespace zkgpu

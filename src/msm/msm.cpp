@@ -10,6 +10,9 @@
 #include "msm/cpu/msm_cpu.hpp"
 #include "msm/msm_tuned.hpp"
 #include "zkgpu/status.hpp"
+#if ZKGPU_HAVE_CUDA
+#include "runtime/cuda/caller_memory.hpp"
+#endif
 
 namespace zkgpu::bls12_377 {
 
@@ -133,15 +136,23 @@ G1Affine msm(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOp
 }
 
 G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned window_bits) {
+  return msm_device_resident(d_points, d_scalars, n, window_bits, GpuStream{});
+}
+
+G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned window_bits,
+                             GpuStream stream) {
   check_sizes(n, n);
   check_window(window_bits, 20);
+  resolve_backend(Backend::Cuda, n, 0);  // Error(Unavailable) without a usable GPU
+  if (n == 0) return G1Affine::identity();
 #if ZKGPU_HAVE_CUDA
-  if (!cuda_usable()) throw Error(ErrorCode::Unavailable, "no usable GPU: " + cuda_unavailable_reason());
+  zkgpu::cuda::require_device_pointer(d_points, n * sizeof(TePrecomputed), "msm_device_resident: d_points");
+  zkgpu::cuda::require_device_pointer(d_scalars, n * sizeof(Scalar), "msm_device_resident: d_scalars");
+  zkgpu::cuda::sync_caller_stream(stream.handle);
   return te_to_sw(cuda::msm_device(d_points, d_scalars, n, window_bits));
 #else
-  (void)d_points;
-  (void)d_scalars;
-  throw Error(ErrorCode::Unavailable, cuda_unavailable_reason());
+  (void)d_points, (void)d_scalars, (void)stream;
+  return G1Affine{};
 #endif
 }
 

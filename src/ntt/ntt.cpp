@@ -7,6 +7,7 @@
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "ntt/cuda/api.hpp"
+#include "runtime/cuda/caller_memory.hpp"
 #endif
 
 namespace zkgpu {
@@ -41,6 +42,12 @@ void check_blowup(const char* op, unsigned log_n, unsigned log_blowup, size_t co
   if (cols > (std::numeric_limits<size_t>::max() >> (log_n + log_blowup)))
     throw_invalid(std::string(op) + ": output of 2^" + std::to_string(log_n + log_blowup) + " rows x " +
                   std::to_string(cols) + " cols overflows size_t");
+}
+
+// The elements of a device matrix, whose size only its shape gives; the checks of check_shape.
+uint64_t implied_elems(const char* op, unsigned log_n, size_t cols) {
+  const bool fits = log_n <= NTT_MAX_LOG_N && cols <= (std::numeric_limits<size_t>::max() / sizeof(BabyBear) >> log_n);
+  return check_shape(op, fits ? cols << log_n : 0, log_n, cols, "elements");
 }
 
 void ntt_base(BabyBear* data, uint64_t elems, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift,
@@ -108,6 +115,55 @@ std::vector<BabyBear> lde_from_coeffs(std::span<const BabyBear> coeffs, unsigned
   }
   cpu::lde_from_coeffs(coeffs.data(), log_n, cols, log_blowup, shift, out.data());
   return out;
+}
+
+// ---- device-pointer calls ----------------------------------------------------------------------
+
+void ntt_device(BabyBear* d_matrix, unsigned log_n, size_t cols, NttDirection dir, BabyBear shift, GpuStream stream) {
+  const uint64_t elems = implied_elems("ntt_device", log_n, cols);
+  check_shift("ntt_device", shift);
+  resolve_backend(Backend::Cuda, elems, 0);  // Error(Unavailable) without a usable GPU
+#if ZKGPU_HAVE_CUDA
+  cuda::require_device_pointer(d_matrix, elems * sizeof(BabyBear), "ntt_device: d_matrix");
+  cuda::ntt_on_stream(d_matrix, log_n, cols, dir == NttDirection::Inverse, shift, stream.handle);
+#else
+  (void)d_matrix, (void)dir, (void)stream;
+#endif
+}
+
+namespace {
+// coset_lde_device (from evaluations) and lde_from_coeffs_device: every check before anything is
+// enqueued, then the CUDA call.
+void lde_device(const char* op, bool from_evals, const BabyBear* d_in, unsigned log_n, size_t cols, unsigned log_blowup,
+                BabyBear shift, BabyBear* d_out, GpuStream stream) {
+  const uint64_t in_elems = implied_elems(op, log_n, cols);
+  check_blowup(op, log_n, log_blowup, cols);
+  const uint64_t out_elems = implied_elems(op, log_n + log_blowup, cols);
+  check_shift(op, shift);
+  resolve_backend(Backend::Cuda, out_elems, 0);  // Error(Unavailable) without a usable GPU
+#if ZKGPU_HAVE_CUDA
+  const std::string what(op);
+  cuda::require_device_pointer(d_in, in_elems * sizeof(BabyBear), (what + ": input").c_str());
+  cuda::require_device_pointer(d_out, out_elems * sizeof(BabyBear), (what + ": d_out").c_str());
+  cuda::require_disjoint(d_out, out_elems * sizeof(BabyBear), d_in, in_elems * sizeof(BabyBear), op);
+  if (from_evals)
+    cuda::coset_lde_on_stream(d_in, log_n, cols, log_blowup, shift, d_out, stream.handle);
+  else
+    cuda::lde_from_coeffs_on_stream(d_in, log_n, cols, log_blowup, shift, d_out, stream.handle);
+#else
+  (void)from_evals, (void)d_in, (void)d_out, (void)in_elems, (void)stream;
+#endif
+}
+}  // namespace
+
+void coset_lde_device(const BabyBear* d_evals, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                      BabyBear* d_out, GpuStream stream) {
+  lde_device("coset_lde_device", true, d_evals, log_n, cols, log_blowup, shift, d_out, stream);
+}
+
+void lde_from_coeffs_device(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                            BabyBear* d_out, GpuStream stream) {
+  lde_device("lde_from_coeffs_device", false, d_coeffs, log_n, cols, log_blowup, shift, d_out, stream);
 }
 
 // The bare-Backend calls: the default crossover.

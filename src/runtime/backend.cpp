@@ -44,7 +44,8 @@ Backend resolve_backend(Backend requested, uint64_t work, uint64_t crossover) {
   switch (requested) {
     case Backend::Cpu: return Backend::Cpu;
     case Backend::Cuda:
-      if (!cuda_usable()) throw Error(ErrorCode::Unavailable, "--backend cuda: " + cuda_unavailable_reason());
+      if (!cuda_usable())
+        throw Error(ErrorCode::Unavailable, "the CUDA backend was asked for: " + cuda_unavailable_reason());
       return Backend::Cuda;
     case Backend::Auto: return (work >= crossover && cuda_usable()) ? Backend::Cuda : Backend::Cpu;
   }

@@ -8,8 +8,10 @@
 #include "zkgpu/core/poseidon2/poseidon2_fast.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"
+#include "zkgpu/merkle.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "merkle/cuda/api.hpp"
+#include "runtime/cuda/runtime.cuh"
 #endif
 
 namespace zkgpu {
@@ -89,6 +91,36 @@ TEST(MerkleGpu, AllNodesMatchCpu) {
                                                      {1 << 13, 2}});
   for (const auto& c : cases) check_gpu_merkle(c.rows, c.cols, Poseidon2Constants::Whir, ++salt);
   check_gpu_merkle(1024, 16, Poseidon2Constants::Plonky3, ++salt);
+}
+
+// The public device-pointer build on the caller's non-blocking stream gives the nodes of the CPU
+// tree (poisoned output first); host pointers and an output overlapping the matrix are rejected.
+TEST(MerkleGpu, DevicePointerBuildMatchesCpuTree) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(250);
+  cuda::Stream s;
+  const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
+  for (const auto& [rows, cols] : std::vector<std::pair<size_t, size_t>>{{1, 1}, {1024, 8}, {1 << 14, 17}}) {
+    SCOPED_TRACE("rows " + std::to_string(rows) + " cols " + std::to_string(cols));
+    const std::vector<BabyBear> m = rng.fes(rows * cols);
+    const MerkleTree want = MerkleTree::build(m, rows, cols, p, Backend::Cpu);
+    cuda::DeviceBuffer<BabyBear> d_m(rows * cols);
+    cuda::DeviceBuffer<Digest> d_nodes(2 * rows - 1);
+    d_m.upload(m.data(), m.size(), s);
+    ZKGPU_CUDA_CHECK(cudaMemsetAsync(d_nodes.data(), 0xff, d_nodes.size() * sizeof(Digest), s));
+    merkle_build_device(d_m.data(), rows, cols, p, d_nodes.data(), GpuStream{s.get()});
+    std::vector<Digest> got(2 * rows - 1);
+    d_nodes.download(got.data(), got.size(), s);
+    s.sync();
+    ASSERT_EQ(std::memcmp(got.data(), want.nodes().data(), got.size() * sizeof(Digest)), 0);
+    std::vector<Digest> host_nodes(2 * rows - 1);
+    EXPECT_THROW(merkle_build_device(m.data(), rows, cols, p, d_nodes.data(), {}), Error);
+    EXPECT_THROW(merkle_build_device(d_m.data(), rows, cols, p, host_nodes.data(), {}), Error);
+  }
+  cuda::DeviceBuffer<BabyBear> big(1 << 12);
+  const auto overlap = reinterpret_cast<Digest*>(big.data() + 64);
+  EXPECT_THROW(merkle_build_device(big.data(), 64, 8, p, overlap, {}), Error);  // nodes over the matrix
+  EXPECT_THROW(merkle_build_device(big.data(), 3, 8, p, overlap, {}), Error);   // rows not a power of two
 }
 
 TEST(MerkleGpu, LargeTreeMatchesCpu) {

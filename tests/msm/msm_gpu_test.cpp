@@ -6,6 +6,7 @@
 // depend on the window and the per-call MsmGpuOptions, not on n) on inputs of about 4000 points.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <span>
 #include <string>
@@ -189,6 +190,29 @@ TEST(Bls12377MsmGpu, DeviceResidentInputs) {
   d_scalars.upload(in.scalars.data(), n);
   G1Affine got = msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_scalars.data(), n);
   EXPECT_EQ(got, expected_msm(in.dlogs, in.scalars));
+}
+
+// The stream overload waits for the caller's stream, whose copy produced the scalars; host
+// pointers are Error(InvalidArgument) before anything runs, and n = 0 is the identity.
+TEST(Bls12377MsmGpu, DeviceResidentInputsAfterTheCallersStream) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(45);
+  const size_t n = 5000;
+  Input in = random_input(n, rng);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const TePrecomputed* d_points = bls12_377::cuda::device_points(*bases.device());
+  ::zkgpu::cuda::Stream s;
+  ::zkgpu::cuda::PinnedBuffer<Scalar> pinned(n);
+  std::copy(in.scalars.begin(), in.scalars.end(), pinned.data());
+  ::zkgpu::cuda::DeviceBuffer<Scalar> d_scalars(n);
+  ZKGPU_CUDA_CHECK(cudaMemsetAsync(d_scalars.data(), 0, n * sizeof(Scalar), s));
+  d_scalars.upload(pinned.data(), n, s);  // asynchronous on s: the MSM must wait for it
+  EXPECT_EQ(msm_device_resident(d_points, d_scalars.data(), n, 0, GpuStream{s.get()}),
+            expected_msm(in.dlogs, in.scalars));
+  EXPECT_THROW((void)msm_device_resident(d_points, in.scalars.data(), n, 0, {}), Error);
+  EXPECT_THROW((void)msm_device_resident(bases.te_points().data(), d_scalars.data(), n, 0, {}), Error);
+  EXPECT_EQ(msm_device_resident(d_points, d_scalars.data(), 0, 0, {}), G1Affine::identity());
 }
 
 // Resident bases get a window table (2^(c*j) * P per window, one shared bucket set); the same

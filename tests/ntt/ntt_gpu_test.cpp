@@ -282,6 +282,83 @@ TEST(NttGpu, OversizedRequestThrowsInsteadOfCrashing) {
   EXPECT_THROW(cuda::ntt_host(tiny.data(), 0, 1, false, BabyBear::zero()), Error);
 }
 
+// The public device-pointer calls, on the caller's non-blocking stream, equal the CPU backend's
+// host calls byte for byte (outputs poisoned first), and leave their inputs unchanged.
+TEST(NttGpu, DevicePointerCallsMatchCpu) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(901);
+  cuda::Stream s;
+  const GpuStream gs{static_cast<void*>(s.get())};
+  const BabyBear shift = BabyBear::from_canonical(31);
+  for (const auto& [log_n, cols] :
+       std::vector<std::pair<unsigned, size_t>>{{0, 1}, {5, 3}, {12, 16}, {17, 1}, {20, 5}}) {
+    SCOPED_TRACE("2^" + std::to_string(log_n) + " x " + std::to_string(cols));
+    const size_t elems = cols << log_n, out_elems = elems << 1;
+    const std::vector<BabyBear> m = rng.fes(elems);
+    cuda::DeviceBuffer<BabyBear> d_in(elems), d_out(out_elems);
+    std::vector<BabyBear> got(out_elems);
+    for (NttDirection dir : {NttDirection::Forward, NttDirection::Inverse}) {
+      std::vector<BabyBear> want = m;
+      ntt(want, log_n, cols, dir, shift, Backend::Cpu);
+      d_in.upload(m.data(), elems, s);
+      ntt_device(d_in.data(), log_n, cols, dir, shift, gs);
+      d_in.download(got.data(), elems, s);
+      s.sync();
+      EXPECT_EQ(first_mismatch(std::vector<BabyBear>(got.begin(), got.begin() + elems), want), -1);
+    }
+    d_in.upload(m.data(), elems, s);
+    for (int lde = 0; lde < 2; ++lde) {
+      const std::vector<BabyBear> want = lde == 0 ? coset_lde(m, log_n, cols, 1, shift, Backend::Cpu)
+                                                  : lde_from_coeffs(m, log_n, cols, 1, shift, Backend::Cpu);
+      ZKGPU_CUDA_CHECK(cudaMemsetAsync(d_out.data(), 0xff, out_elems * sizeof(BabyBear), s));
+      if (lde == 0)
+        coset_lde_device(d_in.data(), log_n, cols, 1, shift, d_out.data(), gs);
+      else
+        lde_from_coeffs_device(d_in.data(), log_n, cols, 1, shift, d_out.data(), gs);
+      d_out.download(got.data(), out_elems, s);
+      std::vector<BabyBear> in_after(elems);
+      d_in.download(in_after.data(), elems, s);
+      s.sync();
+      EXPECT_EQ(first_mismatch(got, want), -1) << (lde == 0 ? "coset_lde_device" : "lde_from_coeffs_device");
+      EXPECT_EQ(first_mismatch(in_after, m), -1) << "the input changed";
+    }
+  }
+}
+
+// Host memory, a too-small view of device memory, an overlapping output or a bad shape is
+// Error(InvalidArgument) before anything runs, and the device stays usable afterwards.
+TEST(NttGpu, DevicePointerCallsRejectBadBuffers) {
+  ZKGPU_REQUIRE_GPU();
+  std::vector<BabyBear> host(1024);
+  cuda::DeviceBuffer<BabyBear> d(1024);
+  const auto invalid = [](auto&& call, const char* what) {
+    try {
+      call();
+      ADD_FAILURE() << what << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << what << ": " << e.what();
+    }
+  };
+  const BabyBear one = BabyBear::one();
+  invalid([&] { ntt_device(host.data(), 10, 1, NttDirection::Forward, one, {}); }, "a host pointer");
+  invalid([&] { ntt_device(d.data(), 11, 1, NttDirection::Forward, one, {}); }, "a buffer half the size");
+  invalid([&] { ntt_device(nullptr, 4, 1, NttDirection::Forward, one, {}); }, "a null pointer");
+  invalid([&] { ntt_device(d.data(), 28, 1, NttDirection::Forward, one, {}); }, "log_n 28");
+  invalid([&] { ntt_device(d.data(), 4, 0, NttDirection::Forward, one, {}); }, "cols 0");
+  invalid([&] { ntt_device(d.data(), 4, 1, NttDirection::Forward, BabyBear::zero(), {}); }, "shift 0");
+  invalid([&] { lde_from_coeffs_device(d.data(), 8, 1, 1, one, d.data() + 100, {}); }, "an overlapping output");
+  invalid([&] { coset_lde_device(d.data(), 8, 1, 2, one, host.data(), {}); }, "a host output");
+  invalid([&] { coset_lde_device(d.data(), 26, 1, 2, one, d.data(), {}); }, "log_n + log_blowup 28");
+  // Still usable: a transform of the device buffer works and round-trips.
+  std::vector<BabyBear> m = test::Rng(902).fes(1024), back(1024);
+  d.upload(m.data(), 1024);
+  ntt_device(d.data(), 10, 1, NttDirection::Forward, one, {});
+  ntt_device(d.data(), 10, 1, NttDirection::Inverse, one, {});
+  d.download(back.data(), 1024);
+  ZKGPU_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(first_mismatch(back, m), -1);
+}
+
 TEST(NttGpu, TimingReturnsPositiveRuns) {
   ZKGPU_REQUIRE_GPU();
   const std::vector<double> ms = bench::time_ntt_device(16, 1, false, 1, 3);

@@ -9,8 +9,10 @@
 #include "zkgpu/core/poseidon2/poseidon2_fast.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"
+#include "zkgpu/poseidon2.hpp"
 #if ZKGPU_HAVE_CUDA
 #include "poseidon2/cuda/api.hpp"
+#include "runtime/cuda/runtime.cuh"
 #endif
 
 namespace zkgpu {
@@ -100,6 +102,32 @@ Poseidon2Params<W> with_nonstandard_diag(Poseidon2Constants set) {
   p.diag[5] = BabyBear::from_canonical(12345);
   EXPECT_FALSE(poseidon2_has_standard_diag(p));
   return p;
+}
+
+// The public device-pointer batch on the caller's non-blocking stream equals the CPU batch, and a
+// host pointer is Error(InvalidArgument) before anything runs.
+TEST(Poseidon2Gpu, DevicePointerBatchMatchesCpu) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(240);
+  cuda::Stream s;
+  for (int width : {16, 24})
+    for (auto set : {Poseidon2Constants::Plonky3, Poseidon2Constants::Whir})
+      for (size_t n : {size_t(1), size_t(1000), size_t(4099)}) {
+        SCOPED_TRACE("width " + std::to_string(width) + " n " + std::to_string(n));
+        const size_t words = n * static_cast<size_t>(width);
+        std::vector<BabyBear> states = rng.fes(words), want = states, got(words);
+        poseidon2_permute_batch(want, width, set, Backend::Cpu);
+        cuda::DeviceBuffer<BabyBear> d(words);
+        d.upload(states.data(), words, s);
+        poseidon2_permute_batch_device(d.data(), n, width, set, GpuStream{s.get()});
+        d.download(got.data(), words, s);
+        s.sync();
+        ASSERT_EQ(std::memcmp(got.data(), want.data(), words * sizeof(BabyBear)), 0);
+        EXPECT_THROW(poseidon2_permute_batch_device(states.data(), n, width, set, {}), Error);
+        EXPECT_THROW(poseidon2_permute_batch_device(d.data(), n + 1, width, set, {}), Error);  // past the end
+      }
+  cuda::DeviceBuffer<BabyBear> d(16);
+  EXPECT_THROW(poseidon2_permute_batch_device(d.data(), 1, 12, Poseidon2Constants::Whir, {}), Error);
 }
 
 TEST(Poseidon2Gpu, EveryKernelFormMatchesCpu) {

@@ -158,6 +158,11 @@ void merkle_build_device(const BabyBear* d_matrix, size_t rows, size_t cols, con
     build_layered<PermKind::Generic>(d_matrix, rows, cols, p, d_nodes, s);
 }
 
+void merkle_build_on_stream(const BabyBear* d_matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p,
+                            Digest* d_nodes, void* stream) {
+  merkle_build_device(d_matrix, rows, cols, p, d_nodes, static_cast<cudaStream_t>(stream));
+}
+
 void merkle_build_host(const BabyBear* matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p, Digest* nodes) {
   if (rows == 0 || (rows & (rows - 1)) != 0)
     throw_invalid("merkle_build: rows must be a power of two (Plonky3 MMCS), got " + std::to_string(rows));

@@ -26,4 +26,13 @@ void ntt_host(BabyBear* matrix, unsigned log_n, size_t cols, bool inverse, BabyB
 void lde_from_coeffs_host(const BabyBear* coeffs, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
                           BabyBear* out, NttKernelForm form = NttKernelForm::Auto);
 
+// The public device-pointer calls (zkgpu::ntt_device, ...), arguments already checked by the
+// front end: enqueued on `stream` (a cudaStream_t), scratch allocated stream-ordered.
+void ntt_on_stream(BabyBear* d_matrix, unsigned log_n, size_t cols, bool inverse, BabyBear shift, void* stream);
+void lde_from_coeffs_on_stream(const BabyBear* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup,
+                               BabyBear shift, BabyBear* d_out, void* stream);
+// Interpolates d_evals (left unchanged) into a stream-ordered copy, then lde_from_coeffs_on_stream.
+void coset_lde_on_stream(const BabyBear* d_evals, unsigned log_n, size_t cols, unsigned log_blowup, BabyBear shift,
+                         BabyBear* d_out, void* stream);
+
 }  // namespace zkgpu::cuda

@@ -5,7 +5,7 @@
 // zkgpu::Error on failure and never synchronises the stream.
 //
 // Algorithm: a Stockham (autosort) NTT in at most ceil(log_n / 10) global passes; each pass is a
-// radix-2^k step done by a thread block in shared memory (see ntt.cu and stockham_model.py, the
+// radix-2^k step done by a thread block in shared memory (see ntt.cu and tools/models/stockham_model.py, the
 // executable model of its index maps).
 #pragma once
 #include <cuda_runtime.h>
