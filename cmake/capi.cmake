@@ -2,7 +2,8 @@
 # Its gtest suites (tests/capi/*.cpp, CApi*) are in zkgpu_tests through the tests glob; here:
 #   capi_c_test          the C99 program tests/capi/*.c, compiled -std=c99 -pedantic -Werror
 #   capi_header_cxx*     the header compiled alone as C++11 and C++20 with -Werror
-#   package_consumer_c   examples/c built against the installed package through pkg-config
+#   package_consumer_c   examples/c built against the installed package, through find_package and
+#                        through pkg-config (shared and static)
 #
 # The C compiler defaults to the C++ compiler's sibling (clang++ -> clang, g++ -> gcc), so that a
 # sanitizer build instruments the C test with the same runtime the library uses.
@@ -11,6 +12,7 @@ if(NOT CMAKE_C_COMPILER AND NOT DEFINED ENV{CC})
   get_filename_component(zkgpu_cxx_name ${CMAKE_CXX_COMPILER} NAME)
   string(REGEX REPLACE "clang\\+\\+" "clang" zkgpu_cc_name "${zkgpu_cxx_name}")
   string(REGEX REPLACE "g\\+\\+" "gcc" zkgpu_cc_name "${zkgpu_cc_name}")
+  string(REGEX REPLACE "^c\\+\\+$" "cc" zkgpu_cc_name "${zkgpu_cc_name}")
   if(NOT zkgpu_cc_name STREQUAL zkgpu_cxx_name AND EXISTS ${zkgpu_cxx_dir}/${zkgpu_cc_name})
     set(CMAKE_C_COMPILER ${zkgpu_cxx_dir}/${zkgpu_cc_name})
   endif()
@@ -44,7 +46,8 @@ if(ZKGPU_PKG_CONFIG)
   add_test(NAME package_consumer_c
            COMMAND ${CMAKE_COMMAND} -D BUILD_DIR=${PROJECT_BINARY_DIR} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -D WORK_DIR=${PROJECT_BINARY_DIR}/package_consumer_c -D VERSION=${PROJECT_VERSION}
-                   -D CC=${CMAKE_C_COMPILER} -D LINKER=${zkgpu_linker} -D PKG_CONFIG=${ZKGPU_PKG_CONFIG}
+                   -D CC=${CMAKE_C_COMPILER} -D CXX=${CMAKE_CXX_COMPILER} -D LINKER=${zkgpu_linker}
+                   -D PKG_CONFIG=${ZKGPU_PKG_CONFIG} -D GENERATOR=${CMAKE_GENERATOR}
                    -P ${PROJECT_SOURCE_DIR}/tests/package_consumer/run_c.cmake)
   set_tests_properties(package_consumer_c PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive" TIMEOUT 600)
 else()

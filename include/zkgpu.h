@@ -341,6 +341,40 @@ ZKGPU_API zkgpu_status zkgpu_mldsa_verify_batch(zkgpu_mldsa_set set, const uint8
                                                 const size_t* signature_lens, size_t n, int external_mu,
                                                 zkgpu_backend backend, uint8_t* verdicts);
 
+/* ---- device-pointer variants (CUDA) ------------------------------------------------------------- */
+
+/* Buffers already in the current GPU's memory, for pipelines that keep their data there. They
+ * hold the library's own layout, the host calls' with BabyBear as Montgomery words (so there is
+ * no repr argument; a shift is a Montgomery word too), and their sizes follow from the shape as
+ * in the host calls. `stream` is a cudaStream_t the caller owns (NULL: the legacy default
+ * stream). The arguments are checked on the host before anything is enqueued, with the host
+ * calls' rules plus: every buffer must be memory the current device can address, and an output
+ * must not overlap an input (ZKGPU_INVALID_ARGUMENT). Except for zkgpu_msm_device, the work is
+ * enqueued on the stream and the call returns without waiting: synchronise the stream before
+ * reading an output, and keep the buffers alive until then; a failure of the enqueued work shows
+ * at that synchronisation, not in the status. ZKGPU_UNAVAILABLE without the CUDA backend or a
+ * usable GPU. */
+ZKGPU_API zkgpu_status zkgpu_ntt_device(uint32_t* d_matrix, unsigned log_n, size_t cols, zkgpu_ntt_direction direction,
+                                        uint32_t shift, void* stream);
+ZKGPU_API zkgpu_status zkgpu_coset_lde_device(const uint32_t* d_evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                              uint32_t shift, uint32_t* d_out, void* stream);
+ZKGPU_API zkgpu_status zkgpu_lde_from_coeffs_device(const uint32_t* d_coeffs, unsigned log_n, size_t cols,
+                                                    unsigned log_blowup, uint32_t shift, uint32_t* d_out, void* stream);
+/* n * width Montgomery words permuted in place. */
+ZKGPU_API zkgpu_status zkgpu_poseidon2_permute_device(uint32_t* d_states, size_t n, size_t width, const char* field,
+                                                      const char* constants, void* stream);
+/* The 2*rows - 1 digests of zkgpu_merkle_nodes' layout (leaves first, the root last) into d_nodes,
+ * (2*rows - 1) * ZKGPU_DIGEST_WORDS words. */
+ZKGPU_API zkgpu_status zkgpu_merkle_build_device(const uint32_t* d_matrix, size_t rows, size_t cols,
+                                                 const char* constants, uint32_t* d_nodes, void* stream);
+/* d_points: n bases in the mixed-adder form (zkgpu_msm_bases_export's bytes, copied to the GPU),
+ * d_scalars: n 32-byte little-endian scalars < r (in GPU memory they are not checked: a larger
+ * one gives a wrong sum, never a fault). Waits for the work queued on `stream` (which may
+ * produce the inputs), then writes the sum to the host buffer `result` in `encoding`.
+ * window_bits: 0 to choose from n, else 2..20. */
+ZKGPU_API zkgpu_status zkgpu_msm_device(const void* d_points, const void* d_scalars, size_t n, unsigned window_bits,
+                                        zkgpu_g1_encoding encoding, void* stream, uint8_t* result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -131,4 +131,13 @@ zkgpu_status zkgpu_merkle_verify(const uint32_t* root, size_t rows, size_t cols,
   });
 }
 
+zkgpu_status zkgpu_merkle_build_device(const uint32_t* d_matrix, size_t rows, size_t cols, const char* constants,
+                                       uint32_t* d_nodes, void* stream) {
+  return guarded([&] {
+    const Poseidon2Params<16> p = poseidon2_params<16>(constants_of(constants));
+    merkle_build_device(reinterpret_cast<const BabyBear*>(d_matrix), rows, cols, p, reinterpret_cast<Digest*>(d_nodes),
+                        GpuStream{stream});
+  });
+}
+
 }  // extern "C"

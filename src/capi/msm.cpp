@@ -148,4 +148,15 @@ zkgpu_status zkgpu_msm_bases_export(const zkgpu_msm_bases* bases, uint8_t* out, 
   });
 }
 
+zkgpu_status zkgpu_msm_device(const void* d_points, const void* d_scalars, size_t n, unsigned window_bits,
+                              zkgpu_g1_encoding encoding, void* stream, uint8_t* result) {
+  return guarded([&] {
+    (void)encoded_bytes(encoding);
+    require(result, "result");
+    write_point(msm_device_resident(static_cast<const TePrecomputed*>(d_points), static_cast<const Scalar*>(d_scalars),
+                                    n, window_bits, GpuStream{stream}),
+                encoding, result);
+  });
+}
+
 }  // extern "C"

@@ -87,4 +87,31 @@ zkgpu_status zkgpu_lde_from_coeffs(const uint32_t* coeffs, unsigned log_n, size_
   return lde(&lde_from_coeffs, coeffs, "coeffs", log_n, cols, log_blowup, shift, repr, backend, out);
 }
 
+// Device buffers hold Montgomery words; ntt_device and the LDEs check the shape and the buffers.
+zkgpu_status zkgpu_ntt_device(uint32_t* d_matrix, unsigned log_n, size_t cols, zkgpu_ntt_direction direction,
+                              uint32_t shift, void* stream) {
+  return guarded([&] {
+    const NttDirection dir = direction_of(direction);
+    ntt_device(reinterpret_cast<BabyBear*>(d_matrix), log_n, cols, dir, nonzero_shift(shift, Repr::Montgomery),
+               GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_coset_lde_device(const uint32_t* d_evals, unsigned log_n, size_t cols, unsigned log_blowup,
+                                    uint32_t shift, uint32_t* d_out, void* stream) {
+  return guarded([&] {
+    coset_lde_device(reinterpret_cast<const BabyBear*>(d_evals), log_n, cols, log_blowup,
+                     nonzero_shift(shift, Repr::Montgomery), reinterpret_cast<BabyBear*>(d_out), GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_lde_from_coeffs_device(const uint32_t* d_coeffs, unsigned log_n, size_t cols, unsigned log_blowup,
+                                          uint32_t shift, uint32_t* d_out, void* stream) {
+  return guarded([&] {
+    lde_from_coeffs_device(reinterpret_cast<const BabyBear*>(d_coeffs), log_n, cols, log_blowup,
+                           nonzero_shift(shift, Repr::Montgomery), reinterpret_cast<BabyBear*>(d_out),
+                           GpuStream{stream});
+  });
+}
+
 }  // extern "C"

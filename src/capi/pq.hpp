@@ -33,8 +33,8 @@ struct KeyGenBuffers {
 inline KeyGenBuffers keygen_buffers(size_t n, const uint8_t* seeds, size_t seed_bytes, KeyOut first, KeyOut second) {
   const KeyGenBuffers k{packed(seeds, n, seed_bytes, "seeds"), packed(first.ptr, n, first.item, first.name),
                         packed(second.ptr, n, second.item, second.name)};
-  require_no_aliasing({read_region(k.seeds, "seeds"), written_region(k.first, first.name),
-                       written_region(k.second, second.name)});
+  require_no_aliasing(
+      {read_region(k.seeds, "seeds"), written_region(k.first, first.name), written_region(k.second, second.name)});
   return k;
 }
 

@@ -152,6 +152,25 @@ static void test_poseidon2(void) {
   }
 }
 
+/* The device-pointer variants given host memory: ZKGPU_UNAVAILABLE without a GPU; with one, host
+ * memory is refused as ZKGPU_INVALID_ARGUMENT before anything is enqueued. */
+static void test_device(void) {
+  const zkgpu_status want = zkgpu_cuda_usable() ? ZKGPU_INVALID_ARGUMENT : ZKGPU_UNAVAILABLE;
+  static uint32_t in[1024 * 16], out[4096 * 16];
+  static uint8_t scalars[32 * 4], points[ZKGPU_MSM_PRECOMPUTED_BYTES * 4], result[48];
+  const uint32_t one = to_monty(1);
+  check(zkgpu_ntt_device(in, 10, 16, ZKGPU_NTT_FORWARD, one, NULL) == want, "zkgpu_ntt_device on host memory");
+  check(zkgpu_coset_lde_device(in, 10, 16, 2, one, out, NULL) == want, "zkgpu_coset_lde_device on host memory");
+  check(zkgpu_lde_from_coeffs_device(in, 10, 16, 2, one, out, NULL) == want, "zkgpu_lde_from_coeffs_device");
+  check(zkgpu_poseidon2_permute_device(in, 1024, 16, "babybear", "whir", NULL) == want,
+        "zkgpu_poseidon2_permute_device on host memory");
+  check(zkgpu_merkle_build_device(in, 1024, 16, "whir", out, NULL) == want, "zkgpu_merkle_build_device");
+  check(zkgpu_msm_device(points, scalars, 4, 0, ZKGPU_G1_COMPRESSED, NULL, result) == want, "zkgpu_msm_device");
+  check(zkgpu_last_error()[0] != '\0', "a device call's failure has a message");
+  check(zkgpu_ntt_device(in, 10, 16, ZKGPU_NTT_FORWARD, 0, NULL) == ZKGPU_INVALID_ARGUMENT,
+        "a zero shift is refused on any machine");
+}
+
 int main(int argc, char** argv) {
   test_runtime(argc > 1 ? argv[1] : NULL);
   test_ed25519();
@@ -161,6 +180,7 @@ int main(int argc, char** argv) {
   test_whir();
   test_msm(msm_kat_points_c, msm_kat_points_u, msm_kat_scalars, MSM_KAT_N, msm_kat_expected_c, msm_kat_expected_u);
   test_pq();
+  test_device();
   if (failures == 0) printf("capi_c_test: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

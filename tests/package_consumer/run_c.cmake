@@ -1,10 +1,19 @@
-# ctest package_consumer_c: cmake --install the build tree into a fresh prefix, then compile
-# examples/c against it as a C99 program with nothing but `pkg-config zkgpu`, once linked to
-# libzkgpu.so and once to libzkgpu.a (`pkg-config --static`), and run both.
+# ctest package_consumer_c: cmake --install the build tree into a fresh prefix and build
+# examples/c against it, once through find_package (cmake/build_installed_example.cmake) and once
+# as a C99 program with nothing but `pkg-config zkgpu`, linked to libzkgpu.so and to libzkgpu.a
+# (`pkg-config --static`); run all three.
 # -D BUILD_DIR=... -D SOURCE_DIR=... -D WORK_DIR=... -D VERSION=... -D CC=... -D PKG_CONFIG=...
-# [-D LINKER=...]: the sanitizer build links with its C++ driver, which adds the C++ parts of the
-# sanitizer runtimes that a C driver leaves out.
-include(${CMAKE_CURRENT_LIST_DIR}/install.cmake)
+# [-D CXX=...] [-D GENERATOR=...] [-D LINKER=...]: the sanitizer build links with its C++ driver,
+# which adds the C++ parts of the sanitizer runtimes that a C driver leaves out.
+set(EXAMPLE_DIR ${SOURCE_DIR}/examples/c)
+include(${SOURCE_DIR}/cmake/build_installed_example.cmake)  # defines step(), sets prefix
+foreach(f include/zkgpu.h lib/pkgconfig/zkgpu.pc)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "package_consumer_c: ${f} was not installed")
+  endif()
+endforeach()
+step(${WORK_DIR}/build/verify_and_permute ${VERSION})
+
 if(NOT LINKER)
   set(LINKER ${CC})
 endif()
@@ -13,7 +22,7 @@ function(pkg_config out)
   execute_process(COMMAND ${PKG_CONFIG} ${ARGN} zkgpu OUTPUT_VARIABLE flags RESULT_VARIABLE rc
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "package consumer: `pkg-config ${ARGN} zkgpu` failed (${rc})")
+    message(FATAL_ERROR "package_consumer_c: `pkg-config ${ARGN} zkgpu` failed (${rc})")
   endif()
   message(STATUS "pkg-config ${ARGN} zkgpu: ${flags}")
   separate_arguments(flags UNIX_COMMAND "${flags}")
