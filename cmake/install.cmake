@@ -17,6 +17,7 @@ install(TARGETS ${ZKGPU_INSTALL_TARGETS} EXPORT zkgpuTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/zkgpu DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+install(FILES include/zkgpu.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})  # the C ABI (docs/c-api.md)
 install(EXPORT zkgpuTargets NAMESPACE zkgpu:: DESTINATION ${ZKGPU_INSTALL_CMAKEDIR})
 
 configure_package_config_file(cmake/zkgpuConfig.cmake.in ${PROJECT_BINARY_DIR}/zkgpuConfig.cmake
@@ -27,12 +28,32 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/zkgpuConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/zkgpuConfig.cmake ${PROJECT_BINARY_DIR}/zkgpuConfigVersion.cmake
         DESTINATION ${ZKGPU_INSTALL_CMAKEDIR})
 
-# pkg-config, for builds that do not use CMake (and the Go binding's cgo flags).
-set(ZKGPU_PC_LIBS_PRIVATE "-fopenmp -lpthread")
+# pkg-config, for builds that do not use CMake: C programs of the C ABI, the Go binding's cgo
+# flags, the Rust crate's build.rs. Cflags must suit a C compiler (no -std=c++20: C++ users of the
+# C++ API add it themselves). Libs.private is what `--static` adds for libzkgpu.a: the OpenMP
+# runtime this compiler's -fopenmp links (as libraries, so a C linker of another family finds the
+# same one), the C++ runtime a C driver does not add, and the static CUDA runtime.
+set(ZKGPU_PC_LIBS_PRIVATE "")
+foreach(lib IN LISTS OpenMP_CXX_LIB_NAMES)
+  string(APPEND ZKGPU_PC_LIBS_PRIVATE "-l${lib} ")
+endforeach()
+string(APPEND ZKGPU_PC_LIBS_PRIVATE "-lstdc++ -lm")
 set(ZKGPU_HAVE_CUDA_NUM 0)
 if(ZKGPU_HAVE_CUDA)
   set(ZKGPU_HAVE_CUDA_NUM 1)
   string(APPEND ZKGPU_PC_LIBS_PRIVATE " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt")
 endif()
+# A sanitizer build's library needs the sanitizer runtimes in whatever links it, shared or static.
+set(ZKGPU_PC_LIBS_SANITIZE "")
+if(ZKGPU_SANITIZE)
+  set(ZKGPU_PC_LIBS_SANITIZE " -fsanitize=${ZKGPU_SANITIZE}")
+endif()
+# Relocatable: the prefix is found from the .pc file's own place (${pcfiledir}), so
+# `cmake --install --prefix DIR` gives a zkgpu.pc that points into DIR.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  message(FATAL_ERROR "zkgpu: CMAKE_INSTALL_LIBDIR must be relative to the prefix (zkgpu.pc is relocatable)")
+endif()
+file(RELATIVE_PATH ZKGPU_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
+set(ZKGPU_PC_PREFIX "\${pcfiledir}/${ZKGPU_PC_TO_PREFIX}")
 configure_file(cmake/zkgpu.pc.in ${PROJECT_BINARY_DIR}/zkgpu.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/zkgpu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

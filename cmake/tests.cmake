@@ -89,3 +89,5 @@ if(Python3_FOUND)
   add_test(NAME layout_rules COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/layout/check_layout.py)
   add_test(NAME layout_rules_self_test COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/layout/check_layout.py --self-test)
 endif()
+
+include(cmake/capi.cmake)  # the C ABI's C and pkg-config tests

@@ -11,6 +11,8 @@
   6. getenv appears only in src/runtime/env.cpp.
   7. No library source file is longer than MAX_LINES (a file over it says in LONG_FILES why, and
      the entry goes once the file is split).
+  8. The C ABI header (include/zkgpu.h) is self-contained C99: it includes only <stddef.h> and
+     <stdint.h>.
 
 `check_layout.py [ROOT]` checks the tree at ROOT (default: the repository) and prints every
 violation; `check_layout.py --self-test` plants one violation of each rule in a scratch tree and
@@ -26,6 +28,9 @@ MAX_LINES = 600
 LONG_FILES = {}
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+ANY_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+C_ABI_HEADER = "include/zkgpu.h"
+C_ABI_INCLUDES = ("stddef.h", "stdint.h")
 OS_CALLS = re.compile(r"\b(getenv|madvise|mmap|malloc|calloc|free|fopen|cpuid|__cpuid|sysconf)\s*\(|\bnew\s+[A-Za-z_]")
 
 
@@ -81,6 +86,11 @@ def check(root):
             m = OS_CALLS.search(code)
             if m:
                 bad.append(f"{f}: rule 5, core arithmetic calls {m.group(0).strip()}")
+        # 8. the C ABI header
+        if f == C_ABI_HEADER:
+            for inc in ANY_INCLUDE.findall(code):
+                if inc not in C_ABI_INCLUDES:
+                    bad.append(f"{f}: rule 8, the C ABI header includes {inc} (only <stddef.h> and <stdint.h>)")
         # 6. getenv
         if re.search(r"\bgetenv\s*\(", code) and f != "src/runtime/env.cpp":
             bad.append(f"{f}: rule 6, getenv outside src/runtime/env.cpp")
@@ -109,11 +119,12 @@ def self_test():
         "include/zkgpu/core/f.hpp": '#include "zkgpu/api.hpp"\nint* g() { return new int; }\n',  # 5 twice
         "src/runtime/flags.cpp": 'const char* v = getenv("X");\n',      # 6
         "src/runtime/big.cpp": "x\n" * (MAX_LINES + 1),                 # 7
+        "include/zkgpu.h": "#include <stddef.h>\n#include <stdbool.h>\n",  # 8
     }
     expect = {("src/stray.cpp", "rule 1"), ("src/ntt/detail/x.cpp", "rule 1"), ("src/ntt/cpu/a.cpp", "rule 2"),
               ("src/ntt/cuda/b.cuh", "rule 2"), ("src/ntt/ntt.cpp", "rule 3"), ("include/zkgpu/api.hpp", "rule 4"),
               ("include/zkgpu/core/f.hpp", "rule 5"), ("src/runtime/flags.cpp", "rule 6"),
-              ("src/runtime/big.cpp", "rule 7")}
+              ("src/runtime/big.cpp", "rule 7"), ("include/zkgpu.h", "rule 8")}
     with tempfile.TemporaryDirectory() as root:
         for path, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)

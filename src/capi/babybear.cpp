@@ -1,0 +1,86 @@
+// BabyBear words at the C ABI's edge (babybear.hpp).
+#include "capi/babybear.hpp"
+
+#include <string>
+
+#include "zkgpu/status.hpp"
+
+namespace zkgpu::capi {
+
+Repr repr_of(zkgpu_babybear_repr r) {
+  switch (r) {
+    case ZKGPU_BABYBEAR_CANONICAL: return Repr::Canonical;
+    case ZKGPU_BABYBEAR_MONTGOMERY: return Repr::Montgomery;
+  }
+  throw_invalid("repr " + std::to_string(static_cast<long long>(r)) +
+                " is not a zkgpu_babybear_repr (0 CANONICAL, 1 MONTGOMERY)");
+}
+
+void require_words(const uint32_t* words, size_t n, const char* what) {
+  for (size_t i = 0; i < n; ++i)
+    if (words[i] >= BabyBear::P)
+      throw_invalid(std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(words[i]) +
+                    " is not a BabyBear word (must be < p = 2013265921)");
+}
+
+BabyBear from_word(uint32_t w, Repr r) {
+  return r == Repr::Montgomery ? BabyBear::from_monty(w) : BabyBear::from_canonical(w);
+}
+
+uint32_t to_word(BabyBear x, Repr r) { return r == Repr::Montgomery ? x.v : x.canonical(); }
+
+BabyBear field_arg(uint32_t w, Repr r, const char* what) {
+  require_words(&w, 1, what);
+  return from_word(w, r);
+}
+
+FieldInput::FieldInput(const uint32_t* words, size_t n, Repr r, const char* what) {
+  require_words(words, n, what);
+  if (r == Repr::Montgomery) {
+    view_ = {reinterpret_cast<const BabyBear*>(words), n};
+    return;
+  }
+  copy_.resize(n);
+  for (size_t i = 0; i < n; ++i) copy_[i] = BabyBear::from_canonical(words[i]);
+  view_ = copy_;
+}
+
+std::vector<BabyBear> FieldInput::take() && {
+  if (copy_.empty()) return {view_.begin(), view_.end()};
+  return std::move(copy_);
+}
+
+FieldInPlace::FieldInPlace(uint32_t* words, size_t n, Repr r, const char* what) : repr_(r) {
+  require_words(words, n, what);
+  view_ = {reinterpret_cast<BabyBear*>(words), n};
+  if (r == Repr::Canonical)
+    for (BabyBear& x : view_) x = BabyBear::from_canonical(x.v);
+}
+
+void FieldInPlace::close() {
+  if (repr_ == Repr::Canonical)
+    for (BabyBear& x : view_) x.v = x.canonical();
+}
+
+void write_words(std::span<const BabyBear> xs, uint32_t* out, Repr r) {
+  for (size_t i = 0; i < xs.size(); ++i) out[i] = to_word(xs[i], r);
+}
+
+std::vector<BabyBear4> read_ext(const uint32_t* words, size_t n, Repr r, const char* what) {
+  require_words(words, 4 * n, what);
+  std::vector<BabyBear4> out(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int j = 0; j < 4; ++j) out[i].c[j] = from_word(words[4 * i + j], r);
+  return out;
+}
+
+void write_digest(const Digest& d, uint32_t* out, Repr r) { write_words(d.e, out, r); }
+
+Digest read_digest(const uint32_t* words, Repr r, const char* what) {
+  require_words(words, Digest::ELEMS, what);
+  Digest d;
+  for (int i = 0; i < Digest::ELEMS; ++i) d.e[i] = from_word(words[i], r);
+  return d;
+}
+
+}  // namespace zkgpu::capi

@@ -1,0 +1,53 @@
+// The C ABI's Poseidon2 permutations (include/zkgpu.h), over include/zkgpu/poseidon2.hpp.
+#include <string>
+
+#include "capi/babybear.hpp"
+#include "capi/capi.hpp"
+#include "zkgpu/poseidon2.hpp"
+
+using namespace zkgpu;
+using namespace zkgpu::capi;
+
+namespace {
+
+// The names and the width, which the host and device calls check alike.
+Poseidon2Constants checked_set(const char* field, const char* constants, size_t width) {
+  require_babybear(field);
+  const Poseidon2Constants set = constants_of(constants);
+  if (width != 16 && width != 24) throw_invalid("width " + std::to_string(width) + " is not 16 or 24");
+  return set;
+}
+
+}  // namespace
+
+extern "C" {
+
+zkgpu_status zkgpu_poseidon2_permute_repr(uint32_t* states, size_t n, size_t width, const char* field,
+                                          const char* constants, zkgpu_babybear_repr repr, zkgpu_backend backend) {
+  return guarded([&] {
+    const Backend b = backend_of(backend);
+    const Repr r = repr_of(repr);
+    const Poseidon2Constants set = checked_set(field, constants, width);
+    const size_t words = checked_mul(n, width, "n * width");
+    require(states, words, "states");
+    FieldInPlace s(states, words, r, "states");
+    poseidon2_permute_batch(s.span(), static_cast<int>(width), set, b);
+    s.close();
+  });
+}
+
+zkgpu_status zkgpu_poseidon2_permute(uint32_t* states, size_t n, size_t width, const char* field, const char* constants,
+                                     zkgpu_backend backend) {
+  return zkgpu_poseidon2_permute_repr(states, n, width, field, constants, ZKGPU_BABYBEAR_CANONICAL, backend);
+}
+
+zkgpu_status zkgpu_poseidon2_permute_device(uint32_t* d_states, size_t n, size_t width, const char* field,
+                                            const char* constants, void* stream) {
+  return guarded([&] {
+    const Poseidon2Constants set = checked_set(field, constants, width);
+    poseidon2_permute_batch_device(reinterpret_cast<BabyBear*>(d_states), n, static_cast<int>(width), set,
+                                   GpuStream{stream});
+  });
+}
+
+}  // extern "C"

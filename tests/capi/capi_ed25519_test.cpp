@@ -1,0 +1,146 @@
+// The C ABI's Ed25519 batch against the C++ API and the vector files: the same verdicts byte for
+// byte in every mode; wrong lengths are invalid items; a bad item never changes another's verdict.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capi/capi_test_support.hpp"
+#include "ed25519/ed25519_test_support.hpp"
+
+namespace zkgpu::test {
+namespace {
+
+// The C ABI's verdicts for owned cases.
+std::vector<uint8_t> capi_verdicts(const std::vector<SigCase>& cases, zkgpu_ed25519_mode mode,
+                                   zkgpu_backend backend = ZKGPU_BACKEND_CPU) {
+  std::vector<std::vector<uint8_t>> pks, sigs, msgs;
+  for (const SigCase& c : cases) {
+    pks.push_back(c.pk);
+    sigs.push_back(c.sig);
+    msgs.push_back(c.msg);
+  }
+  const ByteArrays pk(pks), sig(sigs), msg(msgs);
+  std::vector<uint8_t> out(cases.size(), 7);
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch(pk.ptrs.data(), pk.lens.data(), sig.ptrs.data(), sig.lens.data(),
+                                            msg.ptrs.data(), msg.lens.data(), cases.size(), mode, backend, out.data()));
+  return out;
+}
+
+const zkgpu_ed25519_mode MODES[] = {ZKGPU_ED25519_OPENSSL, ZKGPU_ED25519_STRICT, ZKGPU_ED25519_ZIP215};
+
+Ed25519Mode cxx_mode(zkgpu_ed25519_mode m) { return static_cast<Ed25519Mode>(m); }
+
+TEST(CApiEd25519, SupercopVectorsEqualTheCxxApiInEveryMode) {
+  const std::vector<SigCase> cases = supercop_cases();
+  for (zkgpu_ed25519_mode m : MODES) {
+    const std::vector<uint8_t> want = ed25519_verify_batch(items_of(cases), cxx_mode(m), Backend::Cpu);
+    EXPECT_EQ(capi_verdicts(cases, m), want) << "mode " << m;
+    EXPECT_EQ(want, std::vector<uint8_t>(cases.size(), 1));
+  }
+}
+
+TEST(CApiEd25519, EdgeCaseVectorsEqualTheCxxApiInEveryMode) {
+  const auto j = load_vectors("ed25519/edge_cases_labelled_by_semantics.json");
+  std::vector<SigCase> cases;
+  for (const auto& v : j) cases.push_back({unhex(v["pk"]), unhex(v["sig"]), unhex(v["msg"]), ""});
+  ASSERT_FALSE(cases.empty());
+  // Some cases have keys or signatures of wrong lengths, which the C++ batch refuses as a whole:
+  // the reference is the C++ single verification, which judges them invalid as the C ABI does.
+  size_t wrong_lengths = 0;
+  for (const SigCase& c : cases) wrong_lengths += c.pk.size() != 32 || c.sig.size() != 64;
+  EXPECT_GT(wrong_lengths, 0u);
+  for (zkgpu_ed25519_mode m : MODES) {
+    std::vector<uint8_t> want;
+    for (const SigCase& c : cases) want.push_back(ed25519_verify(c.pk, c.sig, c.msg, cxx_mode(m)) ? 1 : 0);
+    EXPECT_EQ(capi_verdicts(cases, m, ZKGPU_BACKEND_AUTO), want) << "mode " << m;
+  }
+}
+
+TEST(CApiEd25519, WrongLengthsAreInvalidItemsThatChangeNoOtherVerdict) {
+  Signer signer(11);
+  std::vector<SigCase> cases;
+  for (size_t i = 0; i < 48; ++i) cases.push_back(signer.sign(i % 7 * 13));
+  for (size_t i = 0; i < cases.size(); i += 3) cases[i] = mutate(cases[i], signer.rng());
+  std::vector<uint8_t> want;
+  for (const SigCase& c : cases) want.push_back(ed25519_verify(c.pk, c.sig, c.msg) ? 1 : 0);
+  // Every fourth item gets a key or signature of a wrong length (or none at all).
+  for (size_t i = 1; i < cases.size(); i += 4) {
+    switch (i % 3) {
+      case 0: cases[i].pk.pop_back(); break;
+      case 1: cases[i].sig.push_back(0); break;
+      default: cases[i].sig.clear();
+    }
+    want[i] = 0;
+  }
+  for (zkgpu_ed25519_mode m : MODES) {
+    const std::vector<uint8_t> got = capi_verdicts(cases, m);
+    for (size_t i = 1; i < cases.size(); i += 4) EXPECT_EQ(got[i], 0) << "item " << i;
+    if (m == ZKGPU_ED25519_OPENSSL) {
+      EXPECT_EQ(got, want);
+    }
+    // Each verdict is the item's own: the same as verifying it alone.
+    for (size_t i = 0; i < cases.size(); ++i) EXPECT_EQ(got[i], capi_verdicts({cases[i]}, m)[0]) << "item " << i;
+  }
+}
+
+TEST(CApiEd25519, NullPointersEmptyBatchesAndEnums) {
+  Signer signer(12);
+  const SigCase c = signer.sign(0);
+  const uint8_t* pk = c.pk.data();
+  const uint8_t* sig = c.sig.data();
+  const uint8_t* msg = nullptr;  // the empty message may be NULL
+  size_t pk_len = 32, sig_len = 64, msg_len = 0;
+  uint8_t v = 9;
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                            ZKGPU_BACKEND_CPU, &v));
+  EXPECT_EQ(v, 1);
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                                            ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, nullptr));
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(nullptr, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                             ZKGPU_BACKEND_CPU, &v),
+                  ZKGPU_INVALID_ARGUMENT, "public_keys");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, nullptr, 1, ZKGPU_ED25519_OPENSSL,
+                                             ZKGPU_BACKEND_CPU, &v),
+                  ZKGPU_INVALID_ARGUMENT, "message_lens");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                             ZKGPU_BACKEND_CPU, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "verdicts");
+  msg_len = 3;  // a NULL message of 3 bytes is the caller's mistake, named by index
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                             ZKGPU_BACKEND_CPU, &v),
+                  ZKGPU_INVALID_ARGUMENT, "messages[0]");
+  msg_len = 0;
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, (zkgpu_ed25519_mode)3,
+                                             ZKGPU_BACKEND_CPU, &v),
+                  ZKGPU_INVALID_ARGUMENT, "mode 3");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                             (zkgpu_backend)7, &v),
+                  ZKGPU_INVALID_ARGUMENT, "backend 7");
+  if (!zkgpu_cuda_usable()) {
+    EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
+                                               ZKGPU_BACKEND_CUDA, &v),
+                    ZKGPU_UNAVAILABLE);
+  }
+}
+
+// zkgpu_last_error is per thread: another thread's failure never shows in this one's message.
+TEST(CApiEd25519, LastErrorIsPerThread) {
+  uint8_t v = 0;
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 1,
+                                             ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, &v),
+                  ZKGPU_INVALID_ARGUMENT, "public_keys");
+  std::string other;
+  std::thread t([&] {
+    const zkgpu_status s = zkgpu_ed25519_verify_batch(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                                                      ZKGPU_ED25519_OPENSSL, (zkgpu_backend)9, &v);
+    other = std::string(zkgpu_status_name(s)) + ": " + zkgpu_last_error();
+  });
+  t.join();
+  EXPECT_NE(other.find("backend 9"), std::string::npos) << other;
+  EXPECT_NE(std::string(zkgpu_last_error()).find("public_keys"), std::string::npos) << zkgpu_last_error();
+}
+
+}  // namespace
+}  // namespace zkgpu::test
