@@ -30,7 +30,17 @@ message(STATUS "zkgpu: Go binding tests with ${ZKGPU_GO}")
 
 set(ZKGPU_GO_WORK ${PROJECT_BINARY_DIR}/go)
 set(ZKGPU_GO_PREFIX ${ZKGPU_GO_WORK}/prefix)
+# Go 1.19 keys its build cache on CGO_CFLAGS but not on what pkg-config says, so a changed
+# include/zkgpu.h would not rebuild the cgo packages: its hash in CGO_CFLAGS does (an edit of the
+# header reconfigures, through CMAKE_CONFIGURE_DEPENDS). -O2 -g are cgo's defaults.
+set(ZKGPU_GO_CGO_CFLAGS "-O2 -g")
+if(EXISTS ${PROJECT_SOURCE_DIR}/include/zkgpu.h)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/zkgpu.h)
+  file(SHA256 ${PROJECT_SOURCE_DIR}/include/zkgpu.h ZKGPU_H_SHA256)
+  string(APPEND ZKGPU_GO_CGO_CFLAGS " -DZKGPU_GO_HEADER_SHA256=${ZKGPU_H_SHA256}")
+endif()
 set(ZKGPU_GO_ENV
+    "CGO_CFLAGS=${ZKGPU_GO_CGO_CFLAGS}"
     PKG_CONFIG_PATH=${ZKGPU_GO_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig
     LD_LIBRARY_PATH=${ZKGPU_GO_PREFIX}/${CMAKE_INSTALL_LIBDIR}
     GOCACHE=${ZKGPU_GO_WORK}/cache GOPATH=${ZKGPU_GO_WORK}/gopath GOENV=off GOFLAGS=-mod=readonly
