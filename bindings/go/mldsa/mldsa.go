@@ -124,7 +124,7 @@ type SignItem struct {
 	Context   []byte // at most 255 bytes; ignored under ExternalMu
 	// Rnd is the 32 bytes of hedged signing's randomness. nil: fresh bytes from crypto/rand (FIPS
 	// 204's default, hedged), or none (deterministic signing, rnd = 0^32) under
-	// SignOptions.Deterministic.
+	// SignOptions.Deterministic. Empty but not nil: this item is signed deterministically.
 	Rnd []byte
 }
 

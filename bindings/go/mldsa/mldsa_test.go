@@ -99,6 +99,13 @@ func TestSignVerify(t *testing.T) {
 				if bytes.Equal(h1[0].Signature, h2[0].Signature) || !bytes.Equal(d1[0].Signature, d2[0].Signature) {
 					t.Error("hedged signatures repeat, or deterministic ones do not")
 				}
+				// An empty, non-nil Rnd is deterministic even when the call is hedged.
+				e := items[0]
+				e.Rnd = []byte{}
+				e1, _ := mldsa.Sign(s, []mldsa.SignItem{e}, mldsa.SignOptions{Backend: be})
+				if !bytes.Equal(e1[0].Signature, d1[0].Signature) {
+					t.Error("an empty Rnd did not sign deterministically")
+				}
 			})
 		}
 	}
