@@ -36,10 +36,11 @@ type Packed struct {
 func Bytes[T ~[]byte](s []T) [][]byte { return *(*[][]byte)(unsafe.Pointer(&s)) }
 
 // packChunk is how many items one goroutine copies at a time. Why copy in parallel at all: the
-// copy of an Ed25519 item costs ~45 ns on one core of the development VM (go test -bench Pack,
+// copy of an Ed25519 item costs ~30-45 ns on one core of the development VM (go test -bench Pack,
 // docs/go.md), close to the ~55 ns the GPU takes to verify it (17-18 M/s end to end,
-// BENCHMARKS.md); split over the cores it is a small share of a large batch.
-const packChunk = 4096
+// BENCHMARKS.md), and a batch of 4096 takes the GPU only ~0.6 ms: copied on one core it would
+// add a quarter to that. Why this small: so that 4096 items already spread over 8 goroutines.
+const packChunk = 512
 
 // Pack copies cols (k columns of n items each; every column must have n items) into C memory.
 // The caller frees it with Free.
