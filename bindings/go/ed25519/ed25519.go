@@ -1,0 +1,117 @@
+// Package ed25519 verifies batches of Ed25519 signatures (RFC 8032, pure Ed25519) with the zkgpu
+// library: on the GPU above the library's crossover, on all CPU cores below it.
+//
+// BatchVerify(pubs, msgs, sigs)[i] == crypto/ed25519.Verify(pubs[i], msgs[i], sigs[i]) for every
+// i: the library's Openssl rule set is the one Go's crypto/ed25519 follows (cofactorless
+// equation, S < L, non-canonical keys accepted, R compared as bytes; docs/ed25519.md).
+// BatchVerifyWith chooses the rule set and the backend.
+package ed25519
+
+/*
+#cgo pkg-config: zkgpu
+#include <zkgpu.h>
+*/
+import "C"
+
+import (
+	"crypto/ed25519"
+	"fmt"
+
+	"zkgpu"
+	"zkgpu/internal/cabi"
+)
+
+// Mode is the rule set a signature is judged by (zkgpu_ed25519_mode; table in docs/ed25519.md).
+type Mode int32
+
+const (
+	// Openssl: OpenSSL, Go crypto/ed25519, BoringSSL, ed25519-dalek verify(). The default.
+	Openssl Mode = C.ZKGPU_ED25519_OPENSSL
+	// Strict: ed25519-dalek verify_strict() (Solana, XRPL): Openssl, and small-order A or R are
+	// rejected.
+	Strict Mode = C.ZKGPU_ED25519_STRICT
+	// Zip215: ZIP-215 (ed25519-zebra, ed25519-consensus): the cofactored equation
+	// [8]([S]B - [k]A - R) = O, non-canonical R accepted. Every signature Openssl accepts is
+	// accepted here too.
+	Zip215 Mode = C.ZKGPU_ED25519_ZIP215
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Openssl:
+		return "openssl"
+	case Strict:
+		return "strict"
+	case Zip215:
+		return "zip215"
+	}
+	return fmt.Sprintf("Mode(%d)", int32(m))
+}
+
+// Options is what travels with one BatchVerifyWith call. The zero value is Openssl on Auto.
+type Options struct {
+	Mode    Mode
+	Backend zkgpu.Backend
+}
+
+// BatchVerify reports for each i whether sigs[i] is a valid signature of msgs[i] by pubs[i],
+// exactly as crypto/ed25519.Verify does: a key or signature of the wrong length is false. It uses
+// the GPU from the library's crossover (ED25519_GPU_CROSSOVER_ITEMS, 128 signatures) when one is
+// usable, and the CPU otherwise. It panics when the three slices differ in length, like the API
+// it mirrors; it also panics if the library fails on both the chosen backend and then the CPU
+// (only when memory runs out), since it has no error to return.
+func BatchVerify(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte) []bool {
+	if len(pubs) != len(msgs) || len(pubs) != len(sigs) {
+		panic(fmt.Sprintf("zkgpu/ed25519: BatchVerify: %d public keys, %d messages, %d signatures", len(pubs), len(msgs), len(sigs)))
+	}
+	ok, err := BatchVerifyWith(pubs, msgs, sigs, Options{})
+	if err != nil {
+		// Why a CPU retry: Auto may have picked a GPU that then failed (a CUDA error, device memory);
+		// the CPU gives the same verdicts.
+		ok, err = BatchVerifyWith(pubs, msgs, sigs, Options{Backend: zkgpu.Cpu})
+	}
+	if err != nil {
+		panic("zkgpu/ed25519: BatchVerify: " + err.Error())
+	}
+	return ok
+}
+
+// BatchVerifyWith is BatchVerify with a rule set and a backend. A key or signature of the wrong
+// length is an invalid item (false), not an error. Errors: *zkgpu.Error, errors.Is-comparable
+// with zkgpu.ErrInvalidArgument (slices of different lengths, a Mode or Backend outside the
+// enums), zkgpu.ErrUnavailable (Cuda without a usable GPU), zkgpu.ErrOutOfMemory,
+// zkgpu.ErrCudaError, zkgpu.ErrInternal. A batch of zero items returns an empty slice.
+func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opts Options) ([]bool, error) {
+	n := len(pubs)
+	if len(msgs) != n || len(sigs) != n {
+		return nil, cabi.Errorf("%d public keys, %d messages, %d signatures", n, len(msgs), len(sigs))
+	}
+	if opts.Mode != Openssl && opts.Mode != Strict && opts.Mode != Zip215 {
+		return nil, cabi.Errorf("ed25519 mode %d is not Openssl, Strict or Zip215", int32(opts.Mode))
+	}
+	if err := cabi.CheckBackend(opts.Backend); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return []bool{}, nil
+	}
+	// Columns in the order of the C call's arguments: keys, signatures, messages; the verdicts
+	// (n bytes) in the same allocation.
+	p, err := cabi.Pack([][][]byte{cabi.Bytes(pubs), sigs, msgs}, n, uintptr(n))
+	if err != nil {
+		return nil, err
+	}
+	defer p.Free()
+	verdicts := (*C.uint8_t)(p.Extra())
+	err = cabi.Call(func() int32 {
+		return int32(C.zkgpu_ed25519_verify_batch(
+			(**C.uint8_t)(p.Ptrs(0)), (*C.size_t)(p.Lens(0)),
+			(**C.uint8_t)(p.Ptrs(1)), (*C.size_t)(p.Lens(1)),
+			(**C.uint8_t)(p.Ptrs(2)), (*C.size_t)(p.Lens(2)),
+			C.size_t(n), C.zkgpu_ed25519_mode(opts.Mode), C.zkgpu_backend(opts.Backend), verdicts))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.Verdicts(n), nil
+}

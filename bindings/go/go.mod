@@ -1,0 +1,3 @@
+module zkgpu
+
+go 1.19

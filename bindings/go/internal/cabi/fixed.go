@@ -1,0 +1,121 @@
+package cabi
+
+import (
+	"crypto/rand"
+	"fmt"
+	"unsafe"
+
+	"zkgpu"
+)
+
+// Flat copies n fixed-size items into one Go buffer, item i at offset i*size, the layout of the
+// C ABI's packed inputs. Go memory is allowed here because the buffer holds no pointers. An item
+// of the wrong length is left zero and gets an error in bad[i] (nil for the others), which the
+// caller reports as that item's result: the library computes on the zeros, and the caller
+// discards what it wrote for the item.
+func Flat(items [][]byte, size int, what string) (buf []byte, bad []error) {
+	buf = make([]byte, len(items)*size)
+	for i, b := range items {
+		if len(b) != size {
+			if bad == nil {
+				bad = make([]error, len(items))
+			}
+			bad[i] = ItemErrorf("%s is %d bytes, want %d", what, len(b), size)
+			continue
+		}
+		copy(buf[i*size:], b)
+	}
+	return buf, bad
+}
+
+// ItemErrorf is a per-item error (errors.Is(err, zkgpu.ErrInvalidInput)).
+func ItemErrorf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{zkgpu.ErrInvalidInput}, args...)...)
+}
+
+// Split views buf as n items of size bytes, each capped at its end so that an append to one
+// item reallocates instead of writing into the next.
+func Split(buf []byte, n, size int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = buf[i*size : (i+1)*size : (i+1)*size]
+	}
+	return out
+}
+
+// Ptr is the address of buf's first byte for a C argument, or nil for an empty buf (n = 0 calls
+// may pass NULL).
+func Ptr(buf []byte) unsafe.Pointer {
+	if len(buf) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&buf[0])
+}
+
+// ItemError is item i's error in a PQ batch: the binding's own length check first, then the
+// library's per-item status (zkgpu_pq_status: 0 = ZKGPU_PQ_OK), reported with libraryReason,
+// what the library rejects such an item for.
+func ItemError(bad []error, status []byte, i int, libraryReason string) error {
+	if bad != nil && bad[i] != nil {
+		return bad[i]
+	}
+	if status[i] != 0 {
+		return ItemErrorf("%s", libraryReason)
+	}
+	return nil
+}
+
+// MergeErrors merges two per-item error lists (either may be nil) into a, keeping a's error
+// where both have one.
+func MergeErrors(a, b []error) []error {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		return b
+	}
+	for i := range a {
+		if a[i] == nil {
+			a[i] = b[i]
+		}
+	}
+	return a
+}
+
+// Seeded is a key generation batch: each fixed-size seed gives two fixed-size outputs (ek and dk,
+// pk and sk). call runs the library on the flat seeds and fills the two flat outputs; it is not
+// called for n = 0. A seed of the wrong length gets bad[i] and nil outputs.
+func Seeded(seeds [][]byte, seedSize, sizeA, sizeB int, call func(in, a, b []byte) error) (a, b [][]byte, bad []error, err error) {
+	n := len(seeds)
+	in, bad := Flat(seeds, seedSize, "seed")
+	bufA, bufB := make([]byte, n*sizeA), make([]byte, n*sizeB)
+	if n > 0 {
+		if err := call(in, bufA, bufB); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	a, b = Split(bufA, n, sizeA), Split(bufB, n, sizeB)
+	for i := range bad {
+		if bad[i] != nil {
+			a[i], b[i] = nil, nil
+		}
+	}
+	return a, b, bad, nil
+}
+
+// RandomSeeds is n seeds of size bytes from crypto/rand (one read).
+func RandomSeeds(n, size int) ([][]byte, error) {
+	buf := make([]byte, n*size)
+	if _, err := rand.Read(buf); err != nil {
+		return nil, err
+	}
+	return Split(buf, n, size), nil
+}
+
+// At is bad[i], or nil when bad is (no item was bad).
+func At(bad []error, i int) error {
+	if bad == nil {
+		return nil
+	}
+	return bad[i]
+}
