@@ -16,8 +16,13 @@ pub fn backends() -> Vec<zkgpu::Backend> {
     b
 }
 
+/// tests/vectors of this checkout; ZKGPU_VECTORS_DIR overrides it for test binaries carried to
+/// another machine (CARGO_MANIFEST_DIR is the path at build time).
 pub fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+    match std::env::var_os("ZKGPU_VECTORS_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors"),
+    }
 }
 
 pub fn read_vector(rel: &str) -> String {
