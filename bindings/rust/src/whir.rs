@@ -7,7 +7,7 @@ use crate::babybear::Repr;
 use crate::merkle::Digest;
 use crate::{sys, Backend, Error, ErrorKind};
 
-/// An element of BabyBear4 = F[X]/(X^4 - 11): coefficients c0..c3 in the call's representation.
+/// An element of BabyBear4 = `F[X]/(X^4 - 11)`: coefficients c0..c3 in the call's representation.
 pub type Ext4 = [u32; 4];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
