@@ -2,6 +2,7 @@
 # One device call does it all: GPU tests (the whole suite: CPU tests run too, on that machine's
 # CPU), then the side-by-side benchmarks for the chosen modules, ending with short tables.
 #   scripts/gpu-check.sh [ntt] [poseidon2] [merkle] [pow] [whir] [ed25519] [msm] [padd] [mlkem] [mldsa]
+#                        [bindings]
 #   (default: ntt poseidon2 merkle pow). The primitives' JSON is merged into bench.json; every
 #   other module's JSON goes to bench_<module>.json and its table to stdout.
 # Environment: GTEST_FILTER (tests to run, default all; "-" skips the tests), GBENCH (a Google
@@ -144,6 +145,33 @@ if [ "${GTEST_FILTER:-*}" != "-" ]; then
   grep -E "^\[  (FAILED|PASSED|SKIPPED) |tests? ran|FAILED" "$out/tests.log" | tail -25
 fi
 
+# The module `bindings`: the CUDA example, the Go and Rust tests (their GPU paths run here) and the
+# Ed25519 binding benchmarks next to the C++ API, from scripts/build-bindings-for-gpu.sh's
+# .carry-bindings.txz (this machine has neither Go nor cargo).
+run_bindings() {
+  local dir=$root/.carry-bindings rc=0
+  if [ ! -d "$dir" ]; then
+    [ -f "$root/.carry-bindings.txz" ] || { echo "bindings: no .carry-bindings.txz"; return 1; }
+    mkdir -p "$dir" && tar -C "$dir" -xJf "$root/.carry-bindings.txz"
+  fi
+  export LD_LIBRARY_PATH=$dir/lib:${LD_LIBRARY_PATH:-} ZKGPU_VECTORS_DIR=$root/tests/vectors
+  echo "-- examples/cuda"
+  "$dir/bin/zkgpu_cuda_example" || rc=1
+  for t in "$dir"/bin/go-*.test "$dir"/bin/rust-*; do
+    [ "${t##*/}" = rust-bench ] && continue
+    if "$t" >"$out/${t##*/}.log" 2>&1; then echo "-- ${t##*/}: pass"; else echo "-- ${t##*/}: FAIL"; tail -20 "$out/${t##*/}.log"; rc=1; fi
+  done
+  echo "-- go BatchVerify vs crypto/ed25519 (verifications/s)"
+  "$dir/bin/go-ed25519.test" -test.run '^$' -test.bench '/n=(1|64|4096)$' -test.benchtime 3x >"$out/go_bench.log" 2>&1 || rc=1
+  "$dir/bin/go-ed25519.test" -test.run '^$' -test.bench 'BatchVerify(Cpu|Cuda)?/n=1048576$' -test.benchtime 1x \
+    >>"$out/go_bench.log" 2>&1 || rc=1
+  grep -E "^Benchmark" "$out/go_bench.log"
+  echo "-- rust verify_batch next to the C ABI call"
+  "$dir/bin/rust-bench" --cli "$bin/zkgpu" --runs 5 >"$out/rust_bench.json" 2>"$out/rust_bench.err" || rc=1
+  cat "$out/rust_bench.json"
+  return $rc
+}
+
 echo "== benchmarks: ${modules[*]}"
 bench_rc=0
 primitives=()
@@ -155,6 +183,7 @@ for m in "${modules[@]}"; do
     msm) cmd=("$bin/zkgpu" msm bench --curve bls12-377 --log-n "${MSM_LOG_N:-16..24}") ;;
     padd) cmd=("$bin/zkgpu" padd bench) ;;
     mlkem|mldsa) cmd=("$bin/zkgpu" "$m" bench --set all --backend "${PQ_BACKEND:-cuda}" --batch "${PQ_BATCH:-1,256,1024,65536}") ;;
+    bindings) run_bindings || bench_rc=1; continue ;;
     *) echo "unknown module $m"; bench_rc=1; continue ;;
   esac
   if [[ " ntt poseidon2 merkle pow " == *" $m "* ]]; then

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   libssl-dev libsodium-dev libgmp-dev
   valgrind
+  golang-go  # the Go binding's tests (bindings/go); cargo, for the Rust crate, is on the CI machine
   "$@"
 )
 
