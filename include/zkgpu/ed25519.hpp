@@ -47,6 +47,10 @@ struct Ed25519BatchOptions {
   // Backend::Auto uses the GPU from this many items up (0: always, when a GPU is usable). The
   // crossover depends on the host's cores and the GPU: `zkgpu ed25519 bench` measures it.
   uint64_t gpu_crossover = ED25519_GPU_CROSSOVER_ITEMS;
+  // Bytes of device memory this call may use; 0: what the device has free. The GPU runs the batch
+  // in chunks small enough that the chunks in flight fit (same verdicts); Error(OutOfMemory) when
+  // not even one item does.
+  uint64_t gpu_memory_budget = 0;
 };
 
 // Per-item verdicts: out[i] = 1 when items[i] is valid under `mode`, else 0. Every item is

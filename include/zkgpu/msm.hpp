@@ -5,12 +5,14 @@
 // the device (docs/msm.md).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "zkgpu/backend.hpp"
 #include "zkgpu/bls12_377.hpp"
+#include "zkgpu/profile.hpp"
 
 namespace zkgpu::bls12_377 {
 
@@ -23,6 +25,15 @@ inline constexpr unsigned MSM_CPU_MAX_WINDOW_BITS = 16;
 struct MsmOptions {
   Backend backend = Backend::Auto;
   unsigned window_bits = 0;  // 0: chosen from n; otherwise 2..16 (CPU) or 2..20 (CUDA)
+  // Bytes of device memory this call may use besides resident bases; 0: what the device has free.
+  // Beyond it the GPU runs the MSM over consecutive parts of the points that each fit and adds
+  // their sums (the same result); Error(OutOfMemory) when not even one point does.
+  uint64_t gpu_memory_budget = 0;
+  // Where the time went, appended: on the GPU the device time between its phases ("fill",
+  // "upload", "sort", "sums0", "sums1+" per slice, "reduce", "host folds"; per part under a
+  // budget), on the CPU each phase's CPU time summed over the threads ("digits", "scatter",
+  // "sort", "sums", "reduce", "combine"); wall_ms adds the call's time.
+  PhaseTimes* phase_times = nullptr;
 };
 
 namespace detail {

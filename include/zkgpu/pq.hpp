@@ -28,9 +28,12 @@ struct PqBatchOptions {
   // several streams): "pack" (the host fills pinned staging), "upload", the operation's kernels
   // ("hash", "xof", "keygen", "encrypt", "decrypt", "reencrypt", "final", "prepare", "core",
   // "finish", "sign"), "download", each with its device time on the chunk's stream; wall_ms adds
-  // the call's host time. ML-DSA keygen, one kernel without chunks: "upload", "keygen",
-  // "download". The CPU backend leaves it alone.
+  // the call's host time. The CPU backend leaves it alone.
   PhaseTimes* phase_times = nullptr;
+  // Bytes of device memory this call may use; 0: what the device has free. The GPU runs the batch
+  // in chunks small enough that the chunks in flight fit (same results); Error(OutOfMemory) when
+  // not even one item does.
+  uint64_t gpu_memory_budget = 0;
 };
 
 // Fills buf from the operating system's CSPRNG (getrandom); throws zkgpu::Error if it fails.

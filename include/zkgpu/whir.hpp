@@ -174,6 +174,11 @@ struct ProveOptions {
   // Set to the GPU's out-of-memory message when Backend::Auto took the GPU, the prover's tables did
   // not fit and the CPU proved instead; left alone otherwise.
   std::string* gpu_fallback = nullptr;
+  // Bytes of device memory this prove may use; 0: what the device has free. The GPU prover keeps
+  // every table of the prove on the device at once, so a prove that needs more is
+  // Error(OutOfMemory) for Backend::Cuda (Backend::Auto proves on the CPU, as when the device is
+  // full).
+  uint64_t gpu_memory_budget = 0;
 };
 
 // Commits to the 2^n evaluations and proves the claims (each point of n coordinates; the values are

@@ -65,7 +65,7 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
   const auto m = static_cast<ed25519::VerifyMode>(mode);
   if (resolve_backend(options.backend, items.size(), options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    ed25519::cuda::verify_items(items, out, m);
+    ed25519::cuda::verify_items(items, out, m, {.memory_budget = options.gpu_memory_budget});
     return;
 #endif
   }

@@ -37,6 +37,14 @@ void check_window(unsigned c, unsigned max_c) {
     throw_invalid("window_bits = " + std::to_string(c) + " is outside 2.." + std::to_string(max_c));
 }
 
+// The GPU options of one call: the tuning values given, the budget and the phases from the public
+// options unless the tuning values set their own.
+[[maybe_unused]] cuda::MsmGpuOptions gpu_options(const MsmOptions& opt, cuda::MsmGpuOptions gpu) {
+  if (!gpu.memory_budget) gpu.memory_budget = opt.gpu_memory_budget;
+  if (!gpu.phases) gpu.phases = opt.phase_times;
+  return gpu;
+}
+
 G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOptions& opt,
              [[maybe_unused]] const cuda::MsmGpuOptions& gpu) {
   check_sizes(bases.size(), scalars.size());
@@ -46,12 +54,14 @@ G1Affine run(const MsmBases& bases, std::span<const Scalar> scalars, const MsmOp
 #if ZKGPU_HAVE_CUDA
     check_window(opt.window_bits, 20);
     bases.upload();
-    return te_to_sw(cuda::msm_resident(*bases.device(), scalars.data(), scalars.size(), opt.window_bits, gpu));
+    return te_to_sw(
+        cuda::msm_resident(*bases.device(), scalars.data(), scalars.size(), opt.window_bits, gpu_options(opt, gpu)));
 #endif
   }
   check_window(opt.window_bits, cpu::MAX_WINDOW_BITS);
   unsigned c = opt.window_bits ? opt.window_bits : msm_cpu_window_bits(scalars.size());
-  return te_to_sw(cpu::msm_te(bases.te_points().data(), scalars.data(), scalars.size(), c));
+  return te_to_sw(cpu::msm_te(bases.te_points().data(), scalars.data(), scalars.size(), c, cpu::Accumulation::Auto,
+                              opt.phase_times));
 }
 }  // namespace
 
@@ -115,7 +125,8 @@ G1Affine msm_tuned(std::span<const G1Affine> points, std::span<const Scalar> sca
 #if ZKGPU_HAVE_CUDA
     check_scalars(scalars);
     check_window(opt.window_bits, 20);
-    return te_to_sw(cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits, gpu));
+    return te_to_sw(
+        cuda::msm_from_host(points.data(), scalars.data(), scalars.size(), opt.window_bits, gpu_options(opt, gpu)));
 #endif
   }
   MsmBases bases(points, false);

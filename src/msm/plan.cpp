@@ -175,4 +175,25 @@ MsmPlan plan_msm(uint32_t n, unsigned c, unsigned table_windows, Inputs inputs, 
   return p;
 }
 
+WorkspaceSizes workspace_sizes(const MsmPlan& plan, Inputs inputs, uint32_t n, size_t temp_bytes) {
+  WorkspaceSizes s;
+  s.entries = plan.entries;
+  s.max_parts = plan.max_parts;
+  s.pairs = 3 * size_t{plan.parts};
+  s.max_chunks = plan.max_chunks;
+  s.buckets = plan.buckets;
+  if (inputs != Inputs::Device) s.scalars = n;
+  if (inputs == Inputs::FromHost) s.bases = n;
+  s.temp = temp_bytes;
+  return s;
+}
+
+size_t WorkspaceSizes::bytes() const {
+  // Every buffer an MSM always uses holds at least one element (ArenaBuffer::ensure).
+  auto one = [](size_t count) { return std::max<size_t>(count, 1); };
+  return 4 * one(entries) * 4 + 2 * one(max_parts) * (4 + sizeof(TeExtended)) + 2 * one(pairs) * sizeof(TeExtended) +
+         one(max_chunks) * 4 + one(counters) * 4 + one(buckets) * sizeof(TeExtended) + one(temp) +
+         scalars * sizeof(Scalar) + bases * (sizeof(G1Affine) + sizeof(TePrecomputed)) + (bases ? 4 : 0);
+}
+
 }  // namespace zkgpu::bls12_377::gpu_plan

@@ -85,6 +85,24 @@ struct MsmPlan {
   size_t workspace_bytes = 0;
 };
 
+// The element counts prepare_workspace grows the workspace's buffers to for one MSM of n points
+// (scalars and bases 0 when this MSM does not use them; every other buffer at least 1), and their
+// bytes: what the call's device-memory budget must hold. temp: the bytes of the sorts' and scans'
+// temporary storage (CUB's answer, asked on the device side).
+struct WorkspaceSizes {
+  size_t entries = 0;     // keys[k], vals[k]
+  size_t max_parts = 0;   // part_keys[k], sums[k]
+  size_t pairs = 0;       // parts[k]
+  size_t max_chunks = 0;  // pos
+  size_t counters = 2;
+  size_t buckets = 0;
+  size_t scalars = 0;  // inputs from host memory
+  size_t bases = 0;    // sw_points and points (and one bad-point index), bases from host memory
+  size_t temp = 0;
+  size_t bytes() const;
+};
+WorkspaceSizes workspace_sizes(const MsmPlan& plan, Inputs inputs, uint32_t n, size_t temp_bytes);
+
 // The plan of one MSM of n >= 1 points with window c (nonzero). table_windows: the windows of the
 // window table the bases are (0: plain bases). Throws Error(InvalidArgument) when the table was
 // built for another window, when the entries overflow 32-bit indices, or for options out of range.

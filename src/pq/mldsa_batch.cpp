@@ -58,7 +58,7 @@ void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<
   pq::check_items(sk, n, sz.sk, "mldsa keygen", "sk");
   if (resolve_backend(options.backend, n, pq::crossover(options, MLDSA_KEYGEN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data(), options.phase_times);
+    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data(), pq::gpu_options(options));
     return;
 #endif
   }
@@ -97,8 +97,9 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
     }
     if (gpu) {
 #if ZKGPU_HAVE_CUDA
-      cuda::mldsa_sign_items(level(set), items, sigs.data(), ok.data(),
-                             {.phases = options.phase_times, .profile = options.sign_profile});
+      cuda::mldsa_sign_items(
+          level(set), items, sigs.data(), ok.data(),
+          {.phases = options.phase_times, .profile = options.sign_profile, .memory_budget = options.gpu_memory_budget});
 #endif
     } else {
 #pragma omp parallel for schedule(dynamic, 4) if (n > 1)
@@ -142,7 +143,7 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
       ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
 #if ZKGPU_HAVE_CUDA
-    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data(), options.phase_times);
+    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data(), pq::gpu_options(options));
 #endif
   });
 }

@@ -63,7 +63,7 @@ void mlkem_keygen_batch(MlKemSet set, std::span<const uint8_t> seeds, std::span<
   pq::check_items(dk, n, sz.dk, "mlkem keygen", "dk");
   if (resolve_backend(options.backend, n, pq::crossover(options, MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data(), options.phase_times);
+    cuda::mlkem_keygen(int(set), n, seeds.data(), ek.data(), dk.data(), pq::gpu_options(options));
     return;
 #endif
   }
@@ -88,7 +88,7 @@ void mlkem_encaps_batch(MlKemSet set, std::span<const uint8_t> ek, std::span<con
   if (resolve_backend(options.backend, n, pq::crossover(options, MLKEM_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<uint8_t> ok(n);
-    cuda::mlkem_encaps(int(set), n, ek.data(), m.data(), ct.data(), key.data(), ok.data(), options.phase_times);
+    cuda::mlkem_encaps(int(set), n, ek.data(), m.data(), ct.data(), key.data(), ok.data(), pq::gpu_options(options));
     for (size_t i = 0; i < n; ++i) {
       status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
       if (!ok[i]) {
@@ -141,7 +141,7 @@ void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<con
       resolve_backend(options.backend, n, pq::crossover(options, MLKEM_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     std::vector<uint8_t> ok(n);
-    cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data(), options.phase_times);
+    cuda::mlkem_decaps(int(set), n, dk.data(), ct.data(), key.data(), ok.data(), pq::gpu_options(options));
     for (size_t i = 0; i < n; ++i) {
       status[i] = ok[i] ? PqStatus::Ok : PqStatus::InvalidInput;
       if (!ok[i]) std::memset(key.data() + i * 32, 0, 32);

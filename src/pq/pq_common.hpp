@@ -3,6 +3,7 @@
 #include <span>
 #include <string>
 
+#include "pq/pq_cuda.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/pq.hpp"
 #include "zkgpu/status.hpp"
@@ -11,6 +12,9 @@ namespace zkgpu::pq {
 
 // Auto's crossover for an operation whose default is `fallback`.
 inline uint64_t crossover(const PqBatchOptions& o, uint64_t fallback) { return o.gpu_crossover.value_or(fallback); }
+
+// What of the options reaches the CUDA backend.
+inline cuda::PqGpuOptions gpu_options(const PqBatchOptions& o) { return {o.phase_times, o.gpu_memory_budget}; }
 
 // Throws when a packed buffer does not hold exactly n items of `item` bytes.
 template <class T>

@@ -205,8 +205,9 @@ Proof prove(const WhirConfig& cfg, std::span<const BabyBear> evals, std::span<co
   if (used == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     try {
-      const std::unique_ptr<ProverBackend> be = cuda::make_backend(
-          evals, detail::prover_shape(cfg), detail::whir_poseidon2(), {.phase_times = options.phase_times});
+      const std::unique_ptr<ProverBackend> be =
+          cuda::make_backend(evals, detail::prover_shape(cfg), detail::whir_poseidon2(),
+                             {.phase_times = options.phase_times, .memory_budget = options.gpu_memory_budget});
       return detail::prove_with_backend(cfg, *be, claims);
     } catch (const Error& e) {
       if (options.backend != Backend::Auto || e.code() != ErrorCode::OutOfMemory) throw;

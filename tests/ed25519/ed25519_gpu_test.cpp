@@ -161,6 +161,52 @@ TEST(Ed25519Gpu, KnownAnswersAndHugeMessagesAcrossChunks) {
 #endif
 }
 
+// A device-memory budget splits a batch into chunks that fit and changes no verdict: on a fresh
+// random batch (messages up to 64 KiB) the budgeted call gives the unlimited call's bytes, through
+// the backend with a poisoned result buffer and through the public options. A budget too small for
+// one item (or for one item's message) is Error(OutOfMemory).
+TEST(Ed25519Gpu, SmallMemoryBudgetGivesTheSameVerdicts) {
+  ZKGPU_REQUIRE_GPU();
+#if ZKGPU_HAVE_CUDA
+  test::Rng rng(106);
+  const auto batch = fresh_batch(test::sized<size_t>(6000, 3000), rng);
+  const auto items = test::items_of(batch);
+  const uint64_t budget = 3 * (uint64_t{512} << 10);  // 512 KiB per stream: a 64 KiB message fits
+  size_t bytes = 0;
+  for (const auto& it : items) bytes += 112 + it.message.size();
+  // Each chunk holds at most a third of the budget, so this batch takes at least a dozen.
+  ASSERT_GT(bytes, 4 * budget);
+  for (Ed25519Mode m : ALL_MODES) {
+    std::vector<uint8_t> unlimited(items.size(), 0xCD), budgeted(items.size(), 0xCD);
+    ed25519_verify_batch(items, unlimited, m, Ed25519BatchOptions{.backend = Backend::Cuda});
+    ed25519_verify_batch(items, budgeted, m,
+                         Ed25519BatchOptions{.backend = Backend::Cuda, .gpu_memory_budget = budget});
+    EXPECT_EQ(budgeted, unlimited) << to_string(m);
+    std::vector<uint8_t> poisoned(items.size(), 0xCD);
+    ed25519::cuda::verify_items(items, poisoned, static_cast<ed25519::VerifyMode>(m),
+                                {.result_poison = true, .memory_budget = budget});
+    EXPECT_EQ(poisoned, unlimited) << to_string(m);
+    EXPECT_EQ(unlimited, ed25519_verify_batch(items, m, Backend::Cpu)) << to_string(m);
+  }
+  std::vector<uint8_t> out(items.size());
+  auto code_of = [&](uint64_t b) {
+    try {
+      ed25519_verify_batch(items, out, Ed25519Mode::Openssl,
+                           Ed25519BatchOptions{.backend = Backend::Cuda, .gpu_memory_budget = b});
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return ErrorCode::InvalidArgument;  // no error: not what is expected
+  };
+  EXPECT_EQ(code_of(300), ErrorCode::OutOfMemory);             // not even one item per stream
+  EXPECT_EQ(code_of(3 * (16 << 10)), ErrorCode::OutOfMemory);  // the 64 KiB messages do not fit
+  // The context is still usable after a refused call.
+  std::vector<uint8_t> again(items.size(), 0xCD);
+  ed25519_verify_batch(items, again, Ed25519Mode::Openssl, Ed25519BatchOptions{.backend = Backend::Cuda});
+  EXPECT_EQ(again, ed25519_verify_batch(items, Ed25519Mode::Openssl, Backend::Cpu));
+#endif
+}
+
 TEST(Ed25519Gpu, EmptyBatchAndContextRecreation) {
   ZKGPU_REQUIRE_GPU();
 #if ZKGPU_HAVE_CUDA

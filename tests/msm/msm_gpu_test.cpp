@@ -369,6 +369,88 @@ TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
 }
 #endif
 
+#if ZKGPU_HAVE_CUDA
+// A device-memory budget too small for one MSM splits it into MSMs over consecutive parts of the
+// points (one "fill" phase each) whose sum is the unlimited call's, for every input kind: resident
+// bases with their window table and with per-window buckets (scalars from host memory), bases from
+// host memory, and both on the device, each with the workspace poisoned. A budget of what a
+// quarter of the points need (msm_device_bytes, with the whole MSM's window) takes four parts;
+// exactly the whole MSM's need, one; a byte less, two. A bad point in a later part is named by its
+// index in the whole MSM; a budget below one point's buckets is Error(OutOfMemory), and the next
+// call works.
+TEST(Bls12377MsmGpu, SmallMemoryBudgetGivesTheSameSum) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(49);
+  const size_t n = sized<size_t>(20000, 5000);
+  Input in = random_input(n, rng);
+  const G1Affine expect = expected_msm(in.dlogs, in.scalars);
+  MsmBases bases(in.points, false);
+  bases.upload();
+  const bls12_377::detail::DeviceBases& dev = *bases.device();
+  const unsigned t = bls12_377::cuda::window_table_bits(dev);
+  ASSERT_GT(t, 2u);
+  ::zkgpu::cuda::DeviceBuffer<Scalar> d_scalars(n);
+  d_scalars.upload(in.scalars.data(), n);
+  auto parts_of = [](const PhaseTimes& times) {
+    return size_t(
+        std::count_if(times.phases.begin(), times.phases.end(), [](const auto& p) { return p.first == "fill"; }));
+  };
+  struct Kind {
+    const char* name;
+    const bls12_377::detail::DeviceBases* bases;
+    bool host_scalars;
+    unsigned c;
+  };
+  // Every part takes the window of the whole MSM (c, or the table's when 0), so the need of a part
+  // is asked with that window.
+  const unsigned c = gpu_plan::default_window_bits(n);
+  for (const Kind k : {Kind{"window table", &dev, true, 0}, Kind{"per-window buckets", &dev, true, t - 1},
+                       Kind{"bases from host", nullptr, true, c}, Kind{"device inputs", &dev, false, c}}) {
+    auto run = [&](uint64_t budget, PhaseTimes* times) {
+      MsmGpuOptions gpu = poisoned();
+      if (!k.host_scalars) {  // straight to the backend, as msm_device_resident does
+        gpu.memory_budget = budget;
+        gpu.phases = times;
+        return te_to_sw(
+            bls12_377::cuda::msm_device(bls12_377::cuda::device_points(dev), d_scalars.data(), n, k.c, gpu));
+      }
+      MsmOptions o = on(Backend::Cuda, k.c);  // the public options, as a caller sets them
+      o.gpu_memory_budget = budget;
+      o.phase_times = times;
+      return k.bases ? msm_tuned(bases, in.scalars, o, gpu) : msm_tuned(in.points, in.scalars, o, gpu);
+    };
+    auto need = [&](size_t m) { return bls12_377::cuda::msm_device_bytes(k.bases, k.host_scalars, m, k.c); };
+    for (const auto& [budget, parts] : {std::pair{need((n + 3) / 4), size_t{4}}, std::pair{need(n), size_t{1}},
+                                        std::pair{need(n) - 1, size_t{2}}, std::pair{uint64_t{0}, size_t{1}}}) {
+      PhaseTimes times;
+      EXPECT_EQ(run(budget, &times), expect) << k.name << ", budget " << budget;
+      EXPECT_EQ(parts_of(times), parts) << k.name << ", budget " << budget;
+    }
+  }
+
+  Input bad = in;
+  bad.points[n - 10] = {-Fp::one(), Fp::zero(), false};  // in the last part
+  MsmOptions o = on(Backend::Cuda);
+  o.gpu_memory_budget = bls12_377::cuda::msm_device_bytes(nullptr, true, (n + 3) / 4, c);
+  try {
+    (void)msm(bad.points, bad.scalars, o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("point " + std::to_string(n - 10)), std::string::npos) << e.what();
+  }
+  o.gpu_memory_budget = 1000;
+  try {
+    (void)msm(bases, in.scalars, o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
+    EXPECT_NE(std::string(e.what()).find("gpu_memory_budget"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(msm(bases, in.scalars, on(Backend::Cuda)), expect);
+}
+#endif
+
 TEST(Bls12377MsmGpu, CudaBackendWithoutGpuIsUnavailable) {
   if (cuda_usable()) GTEST_SKIP() << "a GPU is present";
   std::vector<G1Affine> pts = {G1Affine::generator()};

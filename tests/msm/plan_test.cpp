@@ -226,6 +226,42 @@ TEST(Bls12377MsmPlan, LargestInput) {
   EXPECT_THROW((void)gpu_plan::plan_msm(n, 4, 0, Inputs::Device, {}, H200_RESIDENT), Error);
 }
 
+// The workspace sizes a budget is checked against: the buffers the MSM always uses with at least
+// one element, the scalars only for inputs from host memory, the bases only from host, and the
+// bytes growing with n (what lets a budget pick the points per part).
+TEST(Bls12377MsmPlan, WorkspaceSizesForTheBudget) {
+  const uint32_t n = 5000;
+  const unsigned c = gpu_plan::default_window_bits(n);
+  const MsmPlan dev = gpu_plan::plan_msm(n, c, 0, Inputs::Device, {}, H200_RESIDENT);
+  const gpu_plan::WorkspaceSizes d = gpu_plan::workspace_sizes(dev, Inputs::Device, n, 777);
+  EXPECT_EQ(d.entries, dev.entries);
+  EXPECT_EQ(d.max_parts, dev.max_parts);
+  EXPECT_EQ(d.pairs, 3 * size_t{dev.parts});
+  EXPECT_EQ(d.max_chunks, dev.max_chunks);
+  EXPECT_EQ(d.buckets, dev.buckets);
+  EXPECT_EQ(d.scalars, 0u);
+  EXPECT_EQ(d.bases, 0u);
+  const size_t te = sizeof(TeExtended);
+  EXPECT_EQ(d.bytes(), 16 * dev.entries + 2 * dev.max_parts * (4 + te) + 6 * size_t{dev.parts} * te +
+                           4 * dev.max_chunks + 8 + dev.buckets * te + 777);
+  const MsmPlan res = gpu_plan::plan_msm(n, c, 0, Inputs::HostScalars, {}, H200_RESIDENT);
+  const gpu_plan::WorkspaceSizes r = gpu_plan::workspace_sizes(res, Inputs::HostScalars, n, 777);
+  EXPECT_EQ(r.bytes() - d.bytes(), size_t{n} * sizeof(Scalar));
+  const MsmPlan host = gpu_plan::plan_msm(n, c, 0, Inputs::FromHost, {}, H200_RESIDENT);
+  const gpu_plan::WorkspaceSizes h = gpu_plan::workspace_sizes(host, Inputs::FromHost, n, 777);
+  EXPECT_EQ(h.bytes() - r.bytes(), size_t{n} * (sizeof(G1Affine) + sizeof(TePrecomputed)) + 4);
+  // A zero temp (nothing to sort) still holds one byte.
+  EXPECT_EQ(gpu_plan::workspace_sizes(dev, Inputs::Device, n, 0).bytes(), d.bytes() - 776);
+  size_t last = 0;
+  for (uint32_t m : {1u, 2u, 100u, 1000u, 5000u}) {
+    const size_t b = gpu_plan::workspace_sizes(gpu_plan::plan_msm(m, c, 0, Inputs::FromHost, {}, H200_RESIDENT),
+                                               Inputs::FromHost, m, 0)
+                         .bytes();
+    EXPECT_GT(b, last) << m;
+    last = b;
+  }
+}
+
 // Resident bases slice scalars from host memory from 2^20 points on, or from the size the options give.
 TEST(Bls12377MsmPlan, ResidentSlicingThreshold) {
   const unsigned c = 16;

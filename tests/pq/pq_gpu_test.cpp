@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -263,6 +264,79 @@ TEST_P(MlKemGpu, PhaseTimesAndCrossoverOptions) {
   EXPECT_TRUE(none.phases.empty());
 }
 
+// How many chunks a GPU call ran: one "pack" phase per chunk.
+size_t chunks_of(const PhaseTimes& t) {
+  return size_t(std::count_if(t.phases.begin(), t.phases.end(), [](const auto& p) { return p.first == "pack"; }));
+}
+
+// The error code of f(), or nothing.
+template <class F>
+std::optional<ErrorCode> error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.code();
+  }
+  return std::nullopt;
+}
+
+// A device-memory budget of 3 MiB (1 MiB per stream, a few hundred items a chunk) splits the batch
+// into many more chunks than the unlimited call's one and gives its bytes on fresh random inputs
+// (invalid items included); a budget too small for one item is Error(OutOfMemory).
+TEST_P(MlKemGpu, SmallMemoryBudgetGivesTheSameBytes) {
+  ZKGPU_REQUIRE_GPU();
+  const MlKemSet set = *parse_mlkem_set(std::to_string(GetParam()));
+  Rng rng(GetParam() + 13);
+  const size_t n = 1500;
+  const KemBatch b = make_kem_batch(set, n, rng);
+  const Bytes seeds = rng.bytes(n * 64);
+  const uint64_t budget = uint64_t{3} << 20;
+  auto with = [&](uint64_t bytes, PhaseTimes* t) {
+    return PqBatchOptions{.backend = Backend::Cuda, .phase_times = t, .gpu_memory_budget = bytes};
+  };
+  PhaseTimes t0, t1;
+  Bytes ek0(n * b.sz.ek, 0xa5), dk0(n * b.sz.dk, 0xa5), ek1(n * b.sz.ek, 0x5a), dk1(n * b.sz.dk, 0x5a);
+  mlkem_keygen_batch(set, seeds, ek0, dk0, with(0, &t0));
+  mlkem_keygen_batch(set, seeds, ek1, dk1, with(budget, &t1));
+  EXPECT_EQ(ek1, ek0);
+  EXPECT_EQ(dk1, dk0);
+  EXPECT_EQ(chunks_of(t0), 1u);
+  EXPECT_GE(chunks_of(t1), 3u);
+
+  Bytes c0(n * b.sz.ct, 0xa5), k0(n * 32, 0xa5), c1(n * b.sz.ct, 0x5a), k1(n * 32, 0x5a);
+  std::vector<PqStatus> s0(n), s1(n);
+  PhaseTimes e1;
+  mlkem_encaps_batch(set, b.ek, b.m, c0, k0, s0, with(0, nullptr));
+  mlkem_encaps_batch(set, b.ek, b.m, c1, k1, s1, with(budget, &e1));
+  EXPECT_EQ(c1, c0);
+  EXPECT_EQ(k1, k0);
+  EXPECT_EQ(s1, s0);
+  Bytes c_c(n * b.sz.ct), k_c(n * 32);
+  std::vector<PqStatus> s_c(n);
+  mlkem_encaps_batch(set, b.ek, b.m, c_c, k_c, s_c, Backend::Cpu);
+  EXPECT_EQ(c0, c_c);
+  EXPECT_EQ(s0, s_c);
+  EXPECT_GE(chunks_of(e1), 3u);
+
+  Bytes key0(n * 32, 0xa5), key1(n * 32, 0x5a);
+  std::vector<PqStatus> d0(n), d1(n);
+  PhaseTimes x1;
+  mlkem_decaps_batch(set, b.dk, b.c, key0, d0, with(0, nullptr));
+  mlkem_decaps_batch(set, b.dk, b.c, key1, d1, with(budget, &x1));
+  EXPECT_EQ(key1, key0);
+  EXPECT_EQ(d1, d0);
+  EXPECT_GE(chunks_of(x1), 3u);
+  Bytes key_c(n * 32);
+  std::vector<PqStatus> d_c(n);
+  mlkem_decaps_batch(set, b.dk, b.c, key_c, d_c, Backend::Cpu);
+  EXPECT_EQ(key0, key_c);
+
+  EXPECT_EQ(error_of([&] { mlkem_decaps_batch(set, b.dk, b.c, key1, d1, with(1000, nullptr)); }),
+            ErrorCode::OutOfMemory);
+  mlkem_decaps_batch(set, b.dk, b.c, key1, d1, with(budget, nullptr));  // still usable
+  EXPECT_EQ(key1, key0);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllSets, MlKemGpu, ::testing::Values(512, 768, 1024));
 
 class MlDsaGpu : public ::testing::TestWithParam<int> {};
@@ -493,7 +567,7 @@ TEST_P(MlDsaGpu, PhaseTimesAndSignProfile) {
   mldsa_keygen_batch(set, seeds, pk_g, sk_g, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &keygen});
   EXPECT_EQ(pk_g, pk);
   EXPECT_EQ(sk_g, sk);
-  expect_chunk_phases(keygen, {"upload", "keygen", "download"}, 1);
+  expect_chunk_phases(keygen, {"pack", "upload", "keygen", "download"}, 1);
 
   std::vector<Bytes> msgs;
   std::vector<MlDsaSignItem> items;
@@ -534,6 +608,64 @@ TEST_P(MlDsaGpu, PhaseTimesAndSignProfile) {
   mldsa_verify_batch(set, v, ok, PqBatchOptions{.backend = Backend::Cuda, .phase_times = &verify});
   EXPECT_EQ(ok, std::vector<uint8_t>(n, 1));
   expect_chunk_phases(verify, {"pack", "upload", "prepare", "core", "finish", "download"}, 1);
+}
+
+// The same for ML-DSA: keygen, signing (messages of many lengths) and verification under a 1.5 MiB
+// budget (half a MiB per stream) give the unlimited calls' bytes in several chunks; 1000 bytes is
+// Error(OutOfMemory).
+TEST_P(MlDsaGpu, SmallMemoryBudgetGivesTheSameBytes) {
+  ZKGPU_REQUIRE_GPU();
+  const MlDsaSet set = *parse_mldsa_set(std::to_string(GetParam()));
+  const auto sz = mldsa_sizes(set);
+  Rng rng(GetParam() + 14);
+  const size_t n = 400;
+  const uint64_t budget = uint64_t{3} << 19;
+  auto with = [&](uint64_t bytes, PhaseTimes* t) {
+    return PqBatchOptions{.backend = Backend::Cuda, .phase_times = t, .gpu_memory_budget = bytes};
+  };
+  const Bytes seeds = rng.bytes(n * 32);
+  Bytes pk0(n * sz.pk, 0xa5), sk0(n * sz.sk, 0xa5), pk1(n * sz.pk, 0x5a), sk1(n * sz.sk, 0x5a);
+  PhaseTimes g0, g1;
+  mldsa_keygen_batch(set, seeds, pk0, sk0, with(0, &g0));
+  mldsa_keygen_batch(set, seeds, pk1, sk1, with(budget, &g1));
+  EXPECT_EQ(pk1, pk0);
+  EXPECT_EQ(sk1, sk0);
+  EXPECT_EQ(chunks_of(g0), 1u);
+  EXPECT_GE(chunks_of(g1), 3u);
+
+  std::vector<Bytes> msgs;
+  for (size_t i = 0; i < n; ++i) msgs.push_back(rng.bytes(rng.u32() % 3000));
+  std::vector<MlDsaSignItem> items;
+  for (size_t i = 0; i < n; ++i) items.push_back({{&sk0[i * sz.sk], sz.sk}, msgs[i], {}, {}, false});
+  Bytes sig0(n * sz.sig, 0xa5), sig1(n * sz.sig, 0x5a);
+  std::vector<PqStatus> st0(n), st1(n);
+  MlDsaSignOptions so;
+  so.backend = Backend::Cuda;
+  mldsa_sign_batch(set, items, sig0, st0, so);
+  PhaseTimes s1;
+  so.phase_times = &s1;
+  so.gpu_memory_budget = budget;
+  mldsa_sign_batch(set, items, sig1, st1, so);
+  EXPECT_EQ(sig1, sig0);
+  EXPECT_EQ(st1, st0);
+  EXPECT_GE(chunks_of(s1), 3u);
+
+  std::vector<MlDsaVerifyItem> v;
+  for (size_t i = 0; i < n; ++i) {
+    v.push_back({{&pk0[i * sz.pk], sz.pk}, msgs[i], {}, {&sig0[i * sz.sig], sz.sig}, false});
+    if (i % 7 == 3) v.back().msg = {};  // a wrong message: rejected
+  }
+  std::vector<uint8_t> ok0(n, 7), ok1(n, 9), ok_c(n, 5);
+  PhaseTimes v1;
+  mldsa_verify_batch(set, v, ok0, with(0, nullptr));
+  mldsa_verify_batch(set, v, ok1, with(budget, &v1));
+  mldsa_verify_batch(set, v, ok_c, Backend::Cpu);
+  EXPECT_EQ(ok1, ok0);
+  EXPECT_EQ(ok0, ok_c);
+  EXPECT_GE(chunks_of(v1), 3u);
+
+  EXPECT_EQ(error_of([&] { mldsa_verify_batch(set, v, ok1, with(1000, nullptr)); }), ErrorCode::OutOfMemory);
+  EXPECT_EQ(error_of([&] { mldsa_keygen_batch(set, seeds, pk1, sk1, with(1000, nullptr)); }), ErrorCode::OutOfMemory);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSets, MlDsaGpu, ::testing::Values(44, 65, 87));

@@ -263,6 +263,44 @@ TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
   EXPECT_THROW((void)prove(cfg, evals, claims, Backend::Cuda), Error);
 }
 
+// A device-memory budget below the prover's need (ProveOptions::gpu_memory_budget): Cuda is
+// Error(OutOfMemory) naming the budget, not a crash, and the workspace stays usable; Auto proves on
+// the CPU and says why; a budget of exactly the need proves the unlimited call's bytes, after a
+// larger workspace was left by an earlier prove (the arena frees it to fit).
+TEST(WhirGpu, TooSmallMemoryBudgetIsOutOfMemory) {
+  ZKGPU_REQUIRE_GPU();
+  const unsigned n = test::sized(18u, 14u);
+  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
+  Rng rng(6);
+  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
+  const std::vector<Claim> claims = random_claims(rng, evals, n, 1);
+  const size_t need = cuda::memory_need(detail::prover_shape(cfg));
+  const std::vector<uint8_t> unlimited = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda));
+  for (uint64_t budget : {uint64_t{1}, uint64_t{1} << 20, uint64_t{need - 1}}) {
+    try {
+      (void)prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cuda, .gpu_memory_budget = budget});
+      ADD_FAILURE() << "expected Error(OutOfMemory) for a budget of " << budget;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::OutOfMemory) << e.what();
+      EXPECT_NE(std::string(e.what()).find("gpu_memory_budget"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("WHIR"), std::string::npos) << e.what();
+    }
+  }
+  std::string why;
+  const Proof fallback =
+      prove(cfg, evals, claims,
+            ProveOptions{.gpu_crossover = 0, .gpu_fallback = &why, .gpu_memory_budget = uint64_t{1} << 20});
+  EXPECT_NE(why.find("gpu_memory_budget"), std::string::npos) << why;
+  EXPECT_EQ(write_proof_file(cfg, claims, fallback), unlimited);
+  // A larger prove first leaves a larger workspace; the budgeted prove still fits.
+  const WhirConfig big =
+      WhirConfig::derive(make_params(n + 1, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
+  const std::vector<BabyBear> big_evals = rng.fes(size_t(1) << (n + 1));
+  (void)prove(big, big_evals, random_claims(rng, big_evals, n + 1, 1), Backend::Cuda);
+  const Proof exact = prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cuda, .gpu_memory_budget = need});
+  EXPECT_EQ(write_proof_file(cfg, claims, exact), unlimited);
+}
+
 // More than the free device memory: Cuda reports OutOfMemory before allocating anything; Auto
 // falls back to the CPU (ProveOptions::gpu_fallback says why) and produces the CPU's proof.
 TEST(WhirGpu, OversizeRequestErrorsCleanly) {

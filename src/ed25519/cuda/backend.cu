@@ -1,46 +1,31 @@
-// The persistent CUDA context of Ed25519 verification and the chunked, overlapped batch driver.
-// Nothing is compiled or allocated per call once the buffers have grown to the batch shape: the
-// base-point table is uploaded once, pinned staging and device buffers are reused, and NUM_SLOTS
-// streams let chunk c+1 be packed on the host while chunk c is uploaded, verified and downloaded.
+// The persistent CUDA context of Ed25519 verification (one per device) and its batches on the
+// host layer's chunked pipeline (runtime/cuda/batch_pipeline.cuh). Nothing is compiled or
+// allocated per call once the buffers have grown to the batch shape: the base-point table is
+// uploaded once, pinned staging and device blocks are reused, and the pipeline's streams let chunk
+// c+1 be packed on the host while chunk c is uploaded, verified and downloaded.
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <memory>
-#include <mutex>
+#include <string>
 
-#include "runtime/cuda/runtime.cuh"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
-#include "runtime/device_caches.hpp"
+#include "runtime/cuda/batch_pipeline.cuh"
 
 namespace zkgpu::ed25519::cuda {
 namespace {
 
+using zkgpu::cuda::BatchPipeline;
+using zkgpu::cuda::BatchSlot;
+using zkgpu::cuda::ChunkPlan;
 using zkgpu::cuda::DeviceBuffer;
-using zkgpu::cuda::PinnedBuffer;
-using zkgpu::cuda::Stream;
 
-constexpr int NUM_SLOTS = 3;
 constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
 
-struct Slot {
-  Stream stream;
-  PinnedBuffer<uint8_t> host_in, host_out;
-  DeviceBuffer<uint8_t> dev_in, dev_out;
-  size_t first = 0, n = 0;
-  bool busy = false;
-
-  void ensure(size_t in_bytes, size_t items) {
-    if (host_in.size() < in_bytes) host_in = PinnedBuffer<uint8_t>(std::max(in_bytes, 2 * host_in.size()));
-    if (host_out.size() < items) host_out = PinnedBuffer<uint8_t>(std::max(items, 2 * host_out.size()));
-    dev_in.ensure(host_in.size());
-    dev_out.ensure(host_out.size());
-  }
-};
-
 struct Context {
+  zkgpu::cuda::GpuContext gpu{"Ed25519 batch verification", BatchPipeline::SLOTS};
+  // A constant of the context, outside the arena: the budget bounds the batch's chunks.
   DeviceBuffer<GePrecomp<DeviceFe>> table{BASE_MULTIPLES_SIZE};  // 0B .. 128B
-  std::array<Slot, NUM_SLOTS> slots;
+  BatchPipeline pipeline{gpu};
 
   Context() {
     GePrecomp<DeviceFe> host[BASE_MULTIPLES_SIZE];
@@ -50,16 +35,10 @@ struct Context {
   }
 };
 
-std::mutex g_mutex;  // one batch at a time per process: the context's buffers are shared
-std::unique_ptr<Context> g_context;
+auto context() { return zkgpu::cuda::context_cache<Context>().acquire(); }
 
-Context& context() {
-  if (!g_context) {
-    ::zkgpu::runtime::register_device_cache(&release_context);
-    g_context = std::make_unique<Context>();
-  }
-  return *g_context;
-}
+// A chunk ending at item `end`: its layout in, one verdict per item out.
+ChunkPlan chunk_plan(size_t end, const ChunkLayout& lay) { return ChunkPlan{end, lay.bytes(), lay.n, 0}; }
 
 // Writes items into `dst` in the chunk layout.
 void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& lay) {
@@ -83,8 +62,7 @@ void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& l
 }
 
 void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out, cudaStream_t s,
-            size_t coop_max, bool poison) {
-  if (poison) ZKGPU_CUDA_CHECK(cudaMemsetAsync(dev_out, 0xAB, n, s));
+            size_t coop_max) {
   if (n <= coop_max) {
     ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
         dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
@@ -95,78 +73,59 @@ void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-void finish(Slot& s, std::span<uint8_t> out) {
-  if (!s.busy) return;
-  s.stream.sync();
-  std::memcpy(out.data() + s.first, s.host_out.data(), s.n);
-  s.busy = false;
-}
-
 }  // namespace
 
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode,
                   const VerifyOptions& options) {
-  std::lock_guard lock(g_mutex);
-  Context& ctx = context();
+  auto ctx = context();
+  ctx->gpu.begin_call(options.memory_budget);
   // Enough chunks for the streams to overlap on big batches, one chunk for small ones.
-  const size_t chunk_items = std::clamp(items.size() / (2 * NUM_SLOTS), MIN_CHUNK_ITEMS, MAX_CHUNK_ITEMS);
-  size_t pos = 0;
-  try {
-    for (int c = 0; pos < items.size(); ++c) {
-      Slot& s = ctx.slots[static_cast<size_t>(c % NUM_SLOTS)];
-      finish(s, out);
-      ChunkLayout lay;
-      size_t end = pos;
-      while (end < items.size() && end - pos < chunk_items &&
-             (end == pos || lay.msg_bytes + items[end].message.size() <= options.max_chunk_msg_bytes)) {
-        lay.msg_bytes += items[end].message.size();
-        ++end;
-      }
-      lay.n = end - pos;
-      s.ensure(lay.bytes(), lay.n);
-      pack(s.host_in.data(), items.subspan(pos, lay.n), lay);
-      s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
-      launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, options.coop_max,
-             options.result_poison);
-      s.dev_out.download(s.host_out.data(), lay.n, s.stream);
-      s.first = pos;
-      s.n = lay.n;
-      s.busy = true;
-      pos = end;
-    }
-    for (Slot& s : ctx.slots) finish(s, out);
-  } catch (...) {
-    for (Slot& s : ctx.slots) {  // leave no work in flight on buffers the next call reuses
-      cudaStreamSynchronize(s.stream);
-      s.busy = false;
-    }
-    throw;
-  }
+  const size_t chunk_items = std::clamp(items.size() / (2 * BatchPipeline::SLOTS), MIN_CHUNK_ITEMS, MAX_CHUNK_ITEMS);
+  auto plan = [&](size_t pos) {
+    return BatchPipeline::fill_chunk(
+        pos, items.size(), chunk_items, options.max_chunk_msg_bytes, options.memory_budget,
+        [&](size_t i) { return items[i].message.size(); },
+        [](size_t end, size_t n, size_t msg_bytes) {
+          return chunk_plan(end, ChunkLayout{n, msg_bytes});
+        },
+        "Ed25519 batch verification");
+  };
+  // The layout back from a plan: its input is 112 bytes per item and the messages.
+  auto layout = [](size_t first, const ChunkPlan& p) {
+    const size_t n = p.end - first;
+    return ChunkLayout{n, p.in_bytes - ChunkLayout{n, 0}.bytes()};
+  };
+  auto pack_chunk = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+    pack(h, items.subspan(first, p.end - first), layout(first, p));
+  };
+  auto launch_chunk = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
+    launch(*ctx, s.dev_in, static_cast<uint32_t>(p.end - first), mode, s.dev_out, s.stream, options.coop_max);
+  };
+  auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+    std::memcpy(out.data() + first, h, p.end - first);
+  };
+  ctx->pipeline.run(items.size(), {.times = nullptr, .poison_outputs = options.result_poison}, plan, pack_chunk,
+                    launch_chunk, deliver);
 }
 
-void release_context() {
-  std::lock_guard lock(g_mutex);
-  g_context.reset();
-}
+void release_context() { zkgpu::cuda::context_cache<Context>().release(); }
 
 std::vector<double> time_verify_device(std::span<const Ed25519Item> items, VerifyMode mode, int warmup, int runs,
                                        const VerifyOptions& options) {
   if (items.empty()) return {};
-  std::lock_guard lock(g_mutex);
-  Context& ctx = context();
+  auto ctx = context();
+  ctx->gpu.begin_call(0);
   ChunkLayout lay;
   lay.n = items.size();
   for (const auto& it : items) lay.msg_bytes += it.message.size();
-  Slot& s = ctx.slots[0];
-  s.ensure(lay.bytes(), lay.n);
+  BatchSlot& s = ctx->pipeline.slot_for(0, chunk_plan(lay.n, lay));
   pack(s.host_in.data(), items, lay);
-  s.dev_in.upload(s.host_in.data(), lay.bytes(), s.stream);
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(s.dev_in, s.host_in.data(), lay.bytes(), cudaMemcpyHostToDevice, s.stream));
   zkgpu::cuda::Event start, stop;
   std::vector<double> ms;
   for (int r = 0; r < warmup + runs; ++r) {
     start.record(s.stream);
-    launch(ctx, s.dev_in.data(), static_cast<uint32_t>(lay.n), mode, s.dev_out.data(), s.stream, options.coop_max,
-           false);
+    launch(*ctx, s.dev_in, static_cast<uint32_t>(lay.n), mode, s.dev_out, s.stream, options.coop_max);
     stop.record(s.stream);
     stop.sync();
     if (r >= warmup) ms.push_back(stop.since(start));

@@ -1,6 +1,7 @@
 // The CUDA backend of Ed25519 verification (plain C++ declarations; implemented in backend.cu,
-// built only when ZKGPU_HAVE_CUDA). A process-wide context holds the device base-point table,
-// pinned staging buffers and streams; it is created on first use and reused by every call.
+// built only when ZKGPU_HAVE_CUDA). A context per device holds the device base-point table and the
+// batch pipeline (pinned staging, device blocks, streams); it is created on first use there and
+// reused by every call.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -32,6 +33,9 @@ struct VerifyOptions {
   // Tests: fill the device result buffer with 0xAB before each chunk, so a verdict that a kernel
   // does not write shows up as a mismatch.
   bool result_poison = false;
+  // Device bytes the call may hold (Ed25519BatchOptions::gpu_memory_budget): chunks shrink so the
+  // chunks in flight fit; 0: no budget.
+  uint64_t memory_budget = 0;
 };
 
 // out[i] = verdict of items[i] (lengths already checked), computed entirely on the device:
@@ -40,7 +44,7 @@ struct VerifyOptions {
 void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode,
                   const VerifyOptions& options = {});
 
-// Frees the context's device and pinned memory (the next call creates it again).
+// Destroys the contexts and their device and pinned memory (the next call creates them again).
 void release_context();
 
 // Device-side time of verifying n copies of a fixed batch already resident on the GPU

@@ -43,6 +43,11 @@ struct MsmGpuOptions {
   // pairs and ran Horner's rule). "upload" is what the compute stream waited for uploads and digits
   // beyond its own work.
   PhaseTimes* phases = nullptr;
+  // Device bytes the MSM may hold (MsmOptions::gpu_memory_budget; the resident bases are not
+  // counted): beyond it the MSM runs as MSMs over consecutive parts of the points that each fit,
+  // their sums added on the host (the same result); Error(OutOfMemory) when not even one point
+  // does. 0: no budget.
+  uint64_t memory_budget = 0;
 };
 
 // Uploads the bases and, when it fits in half of the free device memory, builds their window table
@@ -64,6 +69,13 @@ TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars
 TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned c,
                       const MsmGpuOptions& opt = {});
 
+// Device bytes the workspace of one GPU MSM of n points holds, what MsmGpuOptions::memory_budget
+// is held against (resident bases not counted), for the inputs of msm_resident (bases, scalars
+// from host memory), msm_device (bases, device scalars) or msm_from_host (no bases); c as they
+// take it.
+size_t msm_device_bytes(const detail::DeviceBases* bases, bool host_scalars, size_t n, unsigned c,
+                        const MsmGpuOptions& opt = {});
+
 // Timings (milliseconds per run, after warm-up), for the benchmarks:
 // resident: bases on the device, scalars uploaded from host memory each run;
 // from_host: SW bases and scalars uploaded each run, the bases converted on the device (msm_from_host).
@@ -80,7 +92,7 @@ double padd_throughput(const TePrecomputed* host_bases, size_t n_bases, size_t t
                        TeExtended* check);
 double padd_latency_us(const TePrecomputed* host_bases, size_t n_bases, size_t chain, TeExtended* check);
 
-// Frees the process-wide workspace (the next MSM allocates again).
+// Frees the workspaces, one per device (the next MSM allocates again).
 void release_msm_workspace();
 
 }  // namespace zkgpu::bls12_377::cuda

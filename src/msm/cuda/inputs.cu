@@ -23,46 +23,47 @@ __global__ void sw_to_te_kernel(const G1Affine* in, TePrecomputed* out, uint32_t
 
 }  // namespace
 
-void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, gpu_plan::Slice sl, unsigned c, unsigned W,
-                          bool shared, cudaEvent_t ready) {
-  cudaStream_t ds = *ws.digit_stream;
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t stride, gpu_plan::Slice sl, unsigned c,
+                          unsigned W, bool shared, cudaEvent_t ready) {
+  cudaStream_t ds = ws.digit_stream();
   const size_t base = size_t{W} * sl.first;
-  ws.staging.upload(ws.scalars.data() + sl.first, host + sl.first, sl.count,
-                    gpu_plan::scalar_chunk_bytes(size_t{sl.count} * sizeof(Scalar)) / sizeof(Scalar),
-                    [&](size_t first, size_t count, cudaEvent_t landed) {
-                      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
-                      launch_digits(ws.scalars.data(), static_cast<uint32_t>(sl.first + first),
-                                    static_cast<uint32_t>(count), sl.first, sl.count, n, c, W, shared,
-                                    ws.keys[0].data() + base, ws.vals[0].data() + base, ds);
-                    });
+  ws.gpu.uploader().upload(ws.copy_stream(), ws.scalars.data() + sl.first, host + sl.first, sl.count,
+                           gpu_plan::scalar_chunk_bytes(size_t{sl.count} * sizeof(Scalar)) / sizeof(Scalar),
+                           [&](size_t first, size_t count, cudaEvent_t landed) {
+                             ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
+                             launch_digits(ws.scalars.data(), static_cast<uint32_t>(sl.first + first),
+                                           static_cast<uint32_t>(count), sl.first, sl.count, stride, c, W, shared,
+                                           ws.keys[0].data() + base, ws.vals[0].data() + base, ds);
+                           });
   ZKGPU_CUDA_CHECK(cudaEventRecord(ready, ds));
 }
 
-void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, cudaEvent_t* converted) {
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, Workspace::SliceEvents& ev) {
   // Each chunk is converted as it lands, round robin over several streams: one chunk's kernel has
   // too few threads to fill the GPU and is latency-bound, so consecutive chunks' kernels must
   // overlap to keep up with the upload.
   size_t k = 0;
-  ws.staging.upload(ws.sw_points.data() + sl.first, host_points + sl.first, sl.count,
-                    Staging::STAGE_BYTES / sizeof(G1Affine), [&](size_t first, size_t count, cudaEvent_t landed) {
-                      cudaStream_t cs = *ws.convert_streams[k++ % Workspace::CONVERT_STREAMS];
-                      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(cs, landed, 0));
-                      const unsigned threads = rt::ceil_div(count, CONVERT_BATCH);
-                      sw_to_te_kernel<<<rt::ceil_div(threads, 64), 64, 0, cs>>>(
-                          ws.sw_points.data(), ws.points.data(), static_cast<uint32_t>(sl.first + first),
-                          static_cast<uint32_t>(count), ws.bad.data());
-                      ZKGPU_CUDA_CHECK_LAUNCH();
-                    });
+  ws.gpu.uploader().upload(ws.copy_stream(), ws.sw_points.data() + sl.first, host_points + sl.first, sl.count,
+                           rt::PinnedUploader::STAGE_BYTES / sizeof(G1Affine),
+                           [&](size_t first, size_t count, cudaEvent_t landed) {
+                             cudaStream_t cs = ws.convert_stream(static_cast<int>(k++ % Workspace::CONVERT_STREAMS));
+                             ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(cs, landed, 0));
+                             const unsigned threads = rt::ceil_div(count, CONVERT_BATCH);
+                             sw_to_te_kernel<<<rt::ceil_div(threads, 64), 64, 0, cs>>>(
+                                 ws.sw_points.data(), ws.points.data(), static_cast<uint32_t>(sl.first + first),
+                                 static_cast<uint32_t>(count), ws.bad.data());
+                             ZKGPU_CUDA_CHECK_LAUNCH();
+                           });
   for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j)
-    ZKGPU_CUDA_CHECK(cudaEventRecord(converted[j], *ws.convert_streams[j]));
+    ZKGPU_CUDA_CHECK(cudaEventRecord(ev.converted[j], ws.convert_stream(j)));
 }
 
-void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream) {
+void check_bases(Workspace& ws, uint32_t n, uint32_t first, cudaStream_t stream) {
   uint32_t bad = n;
   ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&bad, ws.bad.data(), 4, cudaMemcpyDeviceToHost, stream));
   ZKGPU_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (bad != n)
-    throw_invalid("point " + std::to_string(bad) +
+    throw_invalid("point " + std::to_string(size_t{first} + bad) +
                   ": the twisted-Edwards map is undefined there (the point is not in G1)");
 }
 

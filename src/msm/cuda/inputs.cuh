@@ -9,15 +9,17 @@
 
 namespace zkgpu::bls12_377::cuda {
 
-// Uploads the scalars of slice sl into ws.scalars chunk by chunk and computes the digits of each
-// chunk as it lands (on digit_stream); records `ready` when the slice's digits are written.
-void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t n, gpu_plan::Slice sl, unsigned c, unsigned W,
-                          bool shared, cudaEvent_t ready);
+// Uploads the scalars of slice sl into ws.scalars chunk by chunk (ws.gpu.uploader(), on
+// copy_stream) and computes the digits of each chunk as it lands (on digit_stream); records
+// `ready` when the slice's digits are written. stride: the window table's stride (launch_digits).
+void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t stride, gpu_plan::Slice sl, unsigned c,
+                          unsigned W, bool shared, cudaEvent_t ready);
 // Uploads the SW bases of slice sl and converts them on the device into ws.points; records
-// converted[*] (one per conversion stream) when they are all converted. The index of the first
+// ev.converted[*] (one per conversion stream) when they are all converted. The index of the first
 // point where the map is undefined lands in ws.bad, which check_bases reads after the MSM.
-void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, cudaEvent_t* converted);
-// Error(InvalidArgument) naming the first of the n bases from host where the TE map is undefined.
-void check_bases(Workspace& ws, uint32_t n, cudaStream_t stream);
+void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, Workspace::SliceEvents& ev);
+// Error(InvalidArgument) naming the first of the n bases from host where the TE map is undefined,
+// counted from `first` (the MSM's part, when a budget splits it).
+void check_bases(Workspace& ws, uint32_t n, uint32_t first, cudaStream_t stream);
 
 }  // namespace zkgpu::bls12_377::cuda

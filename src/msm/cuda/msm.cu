@@ -8,7 +8,9 @@
 // one GPU thread).
 // This file runs one MSM through those steps as msm/plan.hpp plans it: digits.cu, bucket_sums.cu,
 // reduction.cu and window_table.cu hold the kernels, inputs.cu the uploads from host memory,
-// workspace.cu the buffers they share.
+// workspace.cu the buffers they share (in the host layer's context, runtime/cuda/context.cuh).
+// Under a device-memory budget an MSM too large for it runs as several MSMs over consecutive
+// ranges of its points, their sums added on the host.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -23,6 +25,7 @@
 #include "msm/cuda/slice_loader.hpp"
 #include "msm/cuda/workspace.cuh"
 #include "msm/plan.hpp"
+#include "runtime/budget.hpp"
 #include "runtime/cuda/phase_profiler.cuh"
 
 namespace zkgpu::bls12_377::cuda {
@@ -34,10 +37,12 @@ using rt::PhaseProfiler;
 // The inputs of one MSM: host_scalars (pageable host memory) or d_scalars (device memory), exactly
 // one non-null. With host_points (SW, pageable host memory) instead of d_points, the bases are
 // uploaded slice by slice with the scalars and converted on the device into ws.points (see
-// check_bases). table_windows: d_points is a window table of that many windows (0: plain bases).
+// check_bases). table_windows: d_points is a window table of that many windows (0: plain bases),
+// base i's copy for window w at w * table_stride + i.
 struct MsmInputs {
   const TePrecomputed* d_points = nullptr;
   unsigned table_windows = 0;
+  uint32_t table_stride = 0;
   const G1Affine* host_points = nullptr;
   const Scalar* d_scalars = nullptr;
   const Scalar* host_scalars = nullptr;
@@ -46,6 +51,14 @@ struct MsmInputs {
     if (host_points) return gpu_plan::Inputs::FromHost;
     return host_scalars ? gpu_plan::Inputs::HostScalars : gpu_plan::Inputs::Device;
   }
+  // The inputs from point `first` on (the same table stride).
+  MsmInputs from(uint32_t first) const {
+    MsmInputs r = *this;
+    auto at = [first](auto* p) { return p ? p + first : p; };
+    r.d_points = at(d_points), r.host_points = at(host_points), r.d_scalars = at(d_scalars),
+    r.host_scalars = at(host_scalars);
+    return r;
+  }
 };
 
 // Every other stream starts after the set-up on `stream` (poison fills, the bad-point index); the
@@ -53,22 +66,25 @@ struct MsmInputs {
 // first slice's upload (at 2^24, c = 23, two sets of 805 MB: about 0.5 ms the upload waited).
 void start_streams(Workspace& ws, const gpu_plan::MsmPlan& plan, cudaStream_t stream) {
   ZKGPU_CUDA_CHECK(cudaEventRecord(ws.start_ready, stream));
-  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ws.staging.copy_stream(), ws.start_ready, 0));
-  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*ws.digit_stream, ws.start_ready, 0));
-  for (auto& cs : ws.convert_streams) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(*cs, ws.start_ready, 0));
+  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ws.copy_stream(), ws.start_ready, 0));
+  ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ws.digit_stream(), ws.start_ready, 0));
+  for (int j = 0; j < Workspace::CONVERT_STREAMS; ++j)
+    ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ws.convert_stream(j), ws.start_ready, 0));
   fill_identity(ws.buckets.data(), plan.buckets, stream);
 }
 
-// Temporary storage for the largest sort and scan, sized before anything runs (growing it later
-// would free memory that queued work may still use... and synchronise the device).
-void size_temp(Workspace& ws, const gpu_plan::MsmPlan& plan, cudaStream_t stream) {
+// Temporary storage for the largest sort and scan, sized with the workspace before anything runs
+// (growing it later would free memory that queued work may still use... and synchronise the
+// device). CUB only computes sizes here: no pointer is read.
+size_t temp_bytes(const gpu_plan::MsmPlan& plan) {
   size_t sort_bytes = 0, scan_bytes = 0;
-  cub::DoubleBuffer<uint32_t> dk(ws.keys[0].data(), ws.keys[1].data()), dv(ws.vals[0].data(), ws.vals[1].data());
+  cub::DoubleBuffer<uint32_t> dk(nullptr, nullptr), dv(nullptr, nullptr);
   ZKGPU_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, size_t{plan.windows} * plan.max_slice,
-                                                   0, plan.end_bit, stream));
-  ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, ws.pos.data(), ws.pos.data(),
-                                                 static_cast<uint32_t>(plan.max_chunks), stream));
-  grow(ws.temp, std::max(sort_bytes, scan_bytes));
+                                                   0, plan.end_bit));
+  ZKGPU_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<uint32_t*>(nullptr),
+                                                 static_cast<uint32_t*>(nullptr),
+                                                 static_cast<uint32_t>(plan.max_chunks)));
+  return std::max(sort_bytes, scan_bytes);
 }
 
 // Queues the loading of slice k: digits (and bases from host) on the other streams, or the digits
@@ -77,11 +93,12 @@ void load_slice(Workspace& ws, const MsmInputs& in, const gpu_plan::MsmPlan& pla
                 cudaStream_t stream) {
   const gpu_plan::Slice sl = plan.slices[k];
   if (in.host_scalars) {
-    upload_scalars_slice(ws, in.host_scalars, n, sl, plan.c, plan.windows, plan.shared, ws.slice_events[k].digits);
-    if (in.host_points) upload_bases_slice(ws, in.host_points, sl, ws.slice_events[k].converted);
+    upload_scalars_slice(ws, in.host_scalars, in.table_stride, sl, plan.c, plan.windows, plan.shared,
+                         ws.slice_events[k]->digits);
+    if (in.host_points) upload_bases_slice(ws, in.host_points, sl, *ws.slice_events[k]);
   } else {
-    launch_digits(in.d_scalars, 0, n, 0, n, n, plan.c, plan.windows, plan.shared, ws.keys[0].data(), ws.vals[0].data(),
-                  stream);
+    launch_digits(in.d_scalars, 0, n, 0, n, in.table_stride, plan.c, plan.windows, plan.shared, ws.keys[0].data(),
+                  ws.vals[0].data(), stream);
   }
 }
 
@@ -129,13 +146,13 @@ void sum_slices(Workspace& ws, const MsmInputs& in, const gpu_plan::MsmPlan& pla
   for (size_t k = 0; k < slices.size(); ++k) {
     if (in.host_scalars) {
       if (k > 0) loader.wait_for(k);
-      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_events[k].digits, 0));
+      ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, ws.slice_events[k]->digits, 0));
     }
     phases.mark("upload");
     const SortedEntries sorted = sort_slice(ws, plan, slices[k], phases, stream);
     if (!sorted.valid) continue;
     if (in.host_points)
-      for (auto& e : ws.slice_events[k].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+      for (auto& e : ws.slice_events[k]->converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
     // Every slice sums into the buckets; those after the first start their runs from the sums so far.
     sum_buckets(ws, sorted, bases, k > 0, phases, stream);
   }
@@ -143,16 +160,27 @@ void sum_slices(Workspace& ws, const MsmInputs& in, const gpu_plan::MsmPlan& pla
   // and the next MSM's set-up come after this stream).
   loader.finish();
   if (in.host_points)
-    for (auto& e : ws.slice_events[slices.size() - 1].converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
+    for (auto& e : ws.slice_events[slices.size() - 1]->converted) ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(stream, e, 0));
 }
 
-TeExtended msm_on_device(Workspace& ws, const MsmInputs& in, uint32_t n, unsigned c, const MsmGpuOptions& opt,
-                         cudaStream_t stream) {
-  const gpu_plan::MsmPlan plan = gpu_plan::plan_msm(n, c, in.table_windows, in.kind(), opt, resident_sum_threads());
-  prepare_workspace(ws, plan, in.kind(), n, opt.poison_workspace, stream);
+gpu_plan::MsmPlan plan_for(gpu_plan::Inputs kind, unsigned table_windows, uint32_t n, unsigned c,
+                           const MsmGpuOptions& opt) {
+  return gpu_plan::plan_msm(n, c, table_windows, kind, opt, resident_sum_threads());
+}
+
+// Device bytes the workspace of one MSM of n points holds: what the budget is held against.
+size_t workspace_need(gpu_plan::Inputs kind, unsigned table_windows, uint32_t n, unsigned c, const MsmGpuOptions& opt) {
+  const gpu_plan::MsmPlan plan = plan_for(kind, table_windows, n, c, opt);
+  return gpu_plan::workspace_sizes(plan, kind, n, temp_bytes(plan)).bytes();
+}
+
+// One MSM of n points on the compute stream, the workspace sized for it.
+TeExtended msm_on_device(Workspace& ws, const MsmInputs& in, uint32_t n, unsigned c, const MsmGpuOptions& opt) {
+  const cudaStream_t stream = ws.compute();
+  const gpu_plan::MsmPlan plan = plan_for(in.kind(), in.table_windows, n, c, opt);
+  prepare_workspace(ws, plan, in.kind(), n, temp_bytes(plan), opt.poison_workspace, stream);
   PhaseProfiler phases(opt.phases, stream);
   start_streams(ws, plan, stream);
-  size_temp(ws, plan, stream);
   phases.mark("fill");
   ensure_slice_events(ws, plan.slices.size());
   sum_slices(ws, in, plan, n, phases, stream);
@@ -161,80 +189,99 @@ TeExtended msm_on_device(Workspace& ws, const MsmInputs& in, uint32_t n, unsigne
   return result;
 }
 
+// Points per MSM so that one fits the call's budget: all n without one, or when they fit.
+uint32_t points_per_part(const MsmInputs& in, uint32_t n, unsigned c, const MsmGpuOptions& opt) {
+  const uint64_t budget = opt.memory_budget;
+  auto need = [&](size_t m) { return workspace_need(in.kind(), in.table_windows, static_cast<uint32_t>(m), c, opt); };
+  if (!budget || need(n) <= budget) return n;
+  const size_t m = runtime::largest_fitting(n, [&](size_t k) { return need(k) <= budget; });
+  if (m == 0)
+    runtime::throw_over_budget("the BLS12-377 MSM (window " + std::to_string(c) + ", even one point per part)", need(1),
+                               budget);
+  return static_cast<uint32_t>(m);
+}
+
+// The MSM of n points, as MSMs over consecutive parts when the budget asks for it (the sum is the
+// same group element; the result goes to the caller in affine form, so its bytes do not change).
+// Bases from host are checked part by part, in order, so the first bad point is the one named.
+TeExtended run_msm(MsmInputs in, size_t count, unsigned c, const MsmGpuOptions& opt) {
+  check_n(count);
+  if (count == 0) return TeExtended::identity();
+  const auto n = static_cast<uint32_t>(count);
+  in.table_stride = n;
+  auto lease = workspace();
+  Workspace& ws = *lease;
+  ws.gpu.begin_call(opt.memory_budget);
+  const uint32_t part = points_per_part(in, n, c, opt);
+  TeExtended sum = TeExtended::identity();
+  for (uint32_t first = 0; first < n; first += part) {
+    const uint32_t m = std::min(part, n - first);
+    const TeExtended r = msm_on_device(ws, in.from(first), m, c, opt);
+    if (in.host_points) check_bases(ws, m, first, ws.compute());
+    sum = first == 0 ? r : te_add(sum, r);
+  }
+  return sum;
+}
+
 unsigned pick_window(size_t n, unsigned c) { return c ? c : gpu_plan::default_window_bits(n); }
 
 }  // namespace
 
 TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n, unsigned c,
                       const MsmGpuOptions& opt) {
-  check_n(n);
-  if (n == 0) return TeExtended::identity();
-  Workspace& ws = workspace();
-  std::lock_guard<std::mutex> lock(ws.mu);
-  rt::Stream stream;
-  MsmInputs in;
-  in.d_points = d_points;
-  in.d_scalars = d_scalars;
-  return msm_on_device(ws, in, static_cast<uint32_t>(n), pick_window(n, c), opt, stream);
+  return run_msm({.d_points = d_points, .d_scalars = d_scalars}, n, pick_window(n, c), opt);
 }
 
 TeExtended msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n, unsigned c,
                         const MsmGpuOptions& opt) {
   check_n(n);
   if (n != bases.n) throw_invalid("MSM needs one scalar per base");
-  if (n == 0) return TeExtended::identity();
-  Workspace& ws = workspace();
-  std::lock_guard<std::mutex> lock(ws.mu);
-  rt::Stream stream;
-  MsmInputs in;
-  in.host_scalars = host_scalars;
-  if (bases.table_windows && (c == 0 || c == bases.table_c)) {
-    in.d_points = bases.table.data();
-    in.table_windows = bases.table_windows;
-    return msm_on_device(ws, in, static_cast<uint32_t>(n), bases.table_c, opt, stream);
-  }
-  in.d_points = bases.points.data();
-  return msm_on_device(ws, in, static_cast<uint32_t>(n), pick_window(n, c), opt, stream);
+  if (bases.table_windows && (c == 0 || c == bases.table_c))
+    return run_msm({.d_points = bases.table.data(), .table_windows = bases.table_windows, .host_scalars = host_scalars},
+                   n, bases.table_c, opt);
+  return run_msm({.d_points = bases.points.data(), .host_scalars = host_scalars}, n, pick_window(n, c), opt);
 }
 
 TeExtended msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
                          const MsmGpuOptions& opt) {
-  check_n(n);
-  if (n == 0) return TeExtended::identity();
-  Workspace& ws = workspace();
-  std::lock_guard<std::mutex> lock(ws.mu);
-  rt::Stream stream;
-  MsmInputs in;
-  in.host_points = host_points;
-  in.host_scalars = host_scalars;
-  TeExtended r = msm_on_device(ws, in, static_cast<uint32_t>(n), pick_window(n, c), opt, stream);
-  check_bases(ws, static_cast<uint32_t>(n), stream);
-  return r;
+  return run_msm({.host_points = host_points, .host_scalars = host_scalars}, n, pick_window(n, c), opt);
 }
 
-std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
-                                      unsigned c, int warmup, int runs) {
-  // Wall time: each MSM ends with the result on the host (the call synchronises).
+size_t msm_device_bytes(const detail::DeviceBases* bases, bool host_scalars, size_t n, unsigned c,
+                        const MsmGpuOptions& opt) {
+  check_n(n);
+  const auto m = static_cast<uint32_t>(std::max<size_t>(n, 1));
+  if (!bases) return workspace_need(gpu_plan::Inputs::FromHost, 0, m, pick_window(n, c), opt);
+  if (!host_scalars) return workspace_need(gpu_plan::Inputs::Device, 0, m, pick_window(n, c), opt);
+  if (bases->table_windows && (c == 0 || c == bases->table_c))
+    return workspace_need(gpu_plan::Inputs::HostScalars, bases->table_windows, m, bases->table_c, opt);
+  return workspace_need(gpu_plan::Inputs::HostScalars, 0, m, pick_window(n, c), opt);
+}
+
+namespace {
+// Wall time of each run after `warmup` runs: each MSM ends with the result on the host (the call
+// synchronises).
+template <class F>
+std::vector<double> wall_ms(int warmup, int runs, F&& run) {
   std::vector<double> ms;
   for (int r = 0; r < warmup + runs; ++r) {
     auto t0 = std::chrono::steady_clock::now();
-    (void)msm_resident(bases, host_scalars, n, c);
+    run();
     auto t1 = std::chrono::steady_clock::now();
     if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
   return ms;
+}
+}  // namespace
+
+std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
+                                      unsigned c, int warmup, int runs) {
+  return wall_ms(warmup, runs, [&] { (void)msm_resident(bases, host_scalars, n, c); });
 }
 
 std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
                                        int warmup, int runs) {
-  std::vector<double> ms;
-  for (int r = 0; r < warmup + runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    (void)msm_from_host(host_points, host_scalars, n, c);
-    auto t1 = std::chrono::steady_clock::now();
-    if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-  }
-  return ms;
+  return wall_ms(warmup, runs, [&] { (void)msm_from_host(host_points, host_scalars, n, c); });
 }
 
 }  // namespace zkgpu::bls12_377::cuda

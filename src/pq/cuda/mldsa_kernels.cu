@@ -1,16 +1,13 @@
 // ML-DSA key generation (one thread per item over include/zkgpu/core/mldsa) and verification (a warp per
 // item for the bulk of the work, see below); signing is in mldsa_sign.cu. mu comes from the host.
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <memory>
-#include <mutex>
 #include <vector>
 
 #include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
-#include "pq/cuda/pq_pipeline.cuh"
+#include "pq/cuda/pq_launch.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -163,8 +160,9 @@ __global__ void verify_finish_kernel(size_t n, const uint8_t* mu, const uint8_t*
 
 using mldsa_warp::with_level;
 
-// The verify driver runs on the chunked pipeline (pq_pipeline.cuh); a chunk holds up to 2^14
-// items and at most VERIFY_MAX_BLOB bytes of contexts and messages (one larger item still fits).
+// Verification runs on the chunked pipeline (pq_launch.cuh); a chunk holds up to 2^14 items and at
+// most VERIFY_MAX_BLOB bytes of contexts and messages (one larger item still fits). Key generation
+// takes chunks of the same sizes.
 constexpr size_t VERIFY_MIN_CHUNK = size_t(1) << 11, VERIFY_MAX_CHUNK = size_t(1) << 14;
 constexpr size_t VERIFY_MAX_BLOB = size_t(64) << 20;
 
@@ -189,7 +187,8 @@ struct VerifyScratch {
   size_t bytes() const { return w1() + n * P::K * 32 * P::W1_BITS; }
 };
 
-Pipeline& dsa_pipeline() { return pipeline<struct VerifyTag>(); }
+struct VerifyTag;
+struct KeygenTag;
 
 // Writes the chunk's items (batch indices `index`) in the layout.
 template <class P>
@@ -208,10 +207,10 @@ void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, con
 }
 
 template <class P>
-void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
+void launch_verify_chunk(BatchSlot& s, const VerifyLayout& lay) {
   const VerifyScratch<P> sc{lay.n};
-  const uint8_t* in = s.dev_in.data();
-  uint8_t* x = s.dev_scratch.data();
+  const uint8_t* in = s.dev_in;
+  uint8_t* x = s.dev_scratch;
   const size_t n = lay.n;
   constexpr unsigned T = 128;
   const unsigned item_blocks = unsigned((n + T - 1) / T);
@@ -226,30 +225,43 @@ void launch_verify_chunk(Slot& s, const VerifyLayout& lay) {
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.phases->mark("core");
   verify_finish_kernel<P>
-      <<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(), s.dev_out.data());
+      <<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(), s.dev_out);
   ZKGPU_CUDA_CHECK_LAUNCH();
   s.phases->mark("finish");
 }
 
 }  // namespace
 
-void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, PhaseTimes* phases) {
+void mldsa_keygen(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, const PqGpuOptions& options) {
   if (n == 0) return;
   with_level(level, [&]<class P>() {
-    PhaseProfiler prof(phases, nullptr);  // the legacy default stream, which the copies and the kernel use
-    Io s = in(seeds, n * 32), p = out(pk, n * P::PK_BYTES), k = out(sk, n * P::SK_BYTES);
-    prof.mark("upload");
-    mldsa_keygen_kernel<P><<<blocks_for(n), PQ_THREADS>>>(n, s.dev.data(), p.dev.data(), k.dev.data());
-    finish();
-    prof.mark("keygen");
-    fetch(p);
-    fetch(k);
-    prof.mark("download");
-    prof.finish();
+    // in: the seeds; out: pk | sk.
+    auto plan_of = [](size_t end, size_t m) {
+      return ChunkPlan{end, m * 32, align64(m * P::PK_BYTES) + m * P::SK_BYTES, 0};
+    };
+    const auto plan =
+        fixed_chunks(n, VERIFY_MIN_CHUNK, VERIFY_MAX_CHUNK, options.memory_budget, plan_of, "ML-DSA key generation");
+    auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+      parallel_copy(h, seeds + first * 32, (p.end - first) * 32);
+    };
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
+      const size_t m = p.end - first;
+      mldsa_keygen_kernel<P>
+          <<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, s.dev_in, s.dev_out, s.dev_out + align64(m * P::PK_BYTES));
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      s.phases->mark("keygen");
+    };
+    auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
+      const size_t m = p.end - first;
+      parallel_copy(pk + first * P::PK_BYTES, h, m * P::PK_BYTES);
+      parallel_copy(sk + first * P::SK_BYTES, h + align64(m * P::PK_BYTES), m * P::SK_BYTES);
+    };
+    pq_context<KeygenTag>(options.memory_budget)
+        ->pipeline.run(n, {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 
-void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok, PhaseTimes* phases) {
+void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok, const PqGpuOptions& options) {
   std::vector<uint32_t> todo;  // the items to verify, packed
   for (size_t i = 0; i < items.size(); ++i)
     if (ok[i]) todo.push_back(uint32_t(i));
@@ -262,24 +274,26 @@ void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8
       return lay;
     };
     auto plan = [&](size_t first) {
-      size_t end = first, blob = 0;
-      while (end < todo.size() && end - first < chunk) {
-        const size_t b = blob_bytes(items[todo[end]]);
-        if (end > first && blob + b > VERIFY_MAX_BLOB) break;
-        blob += b;
-        ++end;
-      }
-      const VerifyLayout lay = layout(first, end);
-      return ChunkPlan{end, lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes()};
+      return BatchPipeline::fill_chunk(
+          first, todo.size(), chunk, VERIFY_MAX_BLOB, options.memory_budget,
+          [&](size_t j) { return blob_bytes(items[todo[j]]); },
+          [](size_t end, size_t m, size_t blob) {
+            const VerifyLayout lay{P::PK_BYTES, P::SIG_BYTES, m, blob};
+            return ChunkPlan{end, lay.bytes(), lay.n, VerifyScratch<P>{lay.n}.bytes()};
+          },
+          "ML-DSA verification");
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       pack_verify_chunk<P>(h, items, todo.data() + first, layout(first, p.end));
     };
-    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) { launch_verify_chunk<P>(s, layout(first, p.end)); };
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
+      launch_verify_chunk<P>(s, layout(first, p.end));
+    };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       for (size_t j = first; j < p.end; ++j) ok[todo[j]] = h[j - first];
     };
-    dsa_pipeline().run(todo.size(), phases, plan, pack, launch, deliver);
+    pq_context<VerifyTag>(options.memory_budget)
+        ->pipeline.run(todo.size(), {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 

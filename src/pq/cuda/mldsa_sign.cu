@@ -16,12 +16,13 @@
 // four rejection tests run on every attempt, as in sign_mu, so only the accept bit is revealed.
 // Signatures are byte-identical to the CPU backend.
 #include <algorithm>
+#include <cstdint>
 
 #include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_regs.cuh"
 #include "pq/cuda/mldsa_warp.cuh"  // with_level, rej_ntt_poly
-#include "pq/cuda/pq_pipeline.cuh"
+#include "pq/cuda/pq_launch.cuh"
 #include "pq/cuda/pq_warp_keccak.cuh"
 #include "pq/pq_cuda.hpp"
 
@@ -459,7 +460,7 @@ size_t sign_scratch_bytes(size_t n, unsigned max_blocks) {
 // warps still on their last items) with the next chunk.
 constexpr size_t SIGN_MIN_CHUNK = size_t(1) << 11, SIGN_MAX_CHUNK = size_t(1) << 14;
 
-Pipeline& sign_pipeline() { return pipeline<struct SignTag>(); }
+struct SignTag;
 
 // Chunk layout in pinned host and device memory: sk | meta | rnd | blob; results: sig | ok.
 template <class P>
@@ -503,9 +504,15 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
       return lay;
     };
     auto plan = [&](size_t first) {
-      const size_t end = std::min(todo.size(), first + chunk);
-      const SignLayout<P> lay = layout(first, end);
-      return ChunkPlan{end, lay.bytes(), lay.out_bytes(), sign_scratch_bytes<P>(lay.n, max_blocks)};
+      return BatchPipeline::fill_chunk(
+          first, todo.size(), chunk, SIZE_MAX, options.memory_budget,
+          [&](size_t j) { return mldsa_msg::blob_bytes(items[todo[j]]); },
+          [&](size_t end, size_t m, size_t blob) {
+            SignLayout<P> lay{m, blob};
+            lay.profiled = profiled;
+            return ChunkPlan{end, lay.bytes(), lay.out_bytes(), sign_scratch_bytes<P>(m, max_blocks)};
+          },
+          "ML-DSA signing");
     };
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const SignLayout<P> lay = layout(first, p.end);
@@ -524,22 +531,22 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         mldsa_msg::copy_message(h + lay.blob_at(), meta[j], it);
       }
     };
-    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const SignLayout<P> lay = layout(first, p.end);
-      const uint8_t* in = s.dev_in.data();
+      const uint8_t* in = s.dev_in;
       SignArgs g{};
       g.sk = in;
       g.meta = reinterpret_cast<const mldsa_msg::MsgMeta*>(in + lay.meta());
       g.rnd = in + lay.rnd();
       g.blob = in + lay.blob_at();
-      g.sig = s.dev_out.data();
-      g.ok = s.dev_out.data() + lay.ok();
+      g.sig = s.dev_out;
+      g.ok = s.dev_out + lay.ok();
       const unsigned blocks = sign_blocks<P>(lay.n, max_blocks);
-      g.slots = s.dev_scratch.data();
+      g.slots = s.dev_scratch;
       g.next_item = reinterpret_cast<uint32_t*>(g.slots + size_t(blocks) * SIGN_WARPS * WarpSlot<P>::BYTES);
       ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.next_item, 0, sizeof(uint32_t), s.stream));
       if (profiled) {
-        g.prof = reinterpret_cast<unsigned long long*>(s.dev_out.data() + lay.prof());
+        g.prof = reinterpret_cast<unsigned long long*>(s.dev_out + lay.prof());
         ZKGPU_CUDA_CHECK(cudaMemsetAsync(g.prof, 0, PROF_SLOTS * sizeof(unsigned long long), s.stream));
       }
       sign_kernel<P><<<blocks, 32 * SIGN_WARPS, 0, s.stream>>>(lay.n, g);
@@ -560,7 +567,8 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
         add_profile(*options.profile, n, reinterpret_cast<const unsigned long long*>(h + lay.prof()));
       }
     };
-    sign_pipeline().run(todo.size(), options.phases, plan, pack, launch, deliver);
+    pq_context<SignTag>(options.memory_budget)
+        ->pipeline.run(todo.size(), {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 

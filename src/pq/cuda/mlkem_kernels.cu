@@ -5,7 +5,7 @@
 #include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
-#include "pq/cuda/pq_pipeline.cuh"
+#include "pq/cuda/pq_launch.cuh"
 #include "pq/pq_cuda.hpp"
 
 namespace zkgpu::cuda {
@@ -257,12 +257,9 @@ void decaps_warp(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t
   phases.mark("final");
 }
 
-// The chunked driver of keygen / encaps / decaps (pq_pipeline.cuh).
-Pipeline& kem_pipeline() { return pipeline<struct KemTag>(); }
+// Keygen / encaps / decaps share one context (pq_launch.cuh).
+struct KemTag;
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
-
-// Items per chunk.
-size_t kem_chunk(size_t n) { return chunk_items(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK); }
 
 template <class F>
 void with_rank(int k, F&& f) {
@@ -273,26 +270,26 @@ void with_rank(int k, F&& f) {
 }
 }  // namespace
 
-void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, PhaseTimes* phases) {
+void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, const PqGpuOptions& options) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = kem_chunk(n);
     // in: d || z per item; out: ek | dk; scratch: (rho, sigma) | XofScratch.
-    auto plan = [&](size_t first) {
-      const size_t end = std::min(n, first + chunk), m = end - first;
+    auto plan_of = [](size_t end, size_t m) {
       return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes,
                        seeds_bytes(m) + XofScratch<K>(m, 2 * K).bytes};
     };
+    const auto plan =
+        fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM key generation");
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       parallel_copy(h, seeds + first * 64, (p.end - first) * 64);
     };
-    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t m = p.end - first;
-      const uint8_t* sd = s.dev_in.data();
-      uint8_t* ekd = s.dev_out.data();
+      const uint8_t* sd = s.dev_in;
+      uint8_t* ekd = s.dev_out;
       uint8_t* dkd = ekd + align64(m * P::ek_bytes);
-      uint8_t* rs = s.dev_scratch.data();
+      uint8_t* rs = s.dev_scratch;
       const XofScratch<K> x(m, 2 * K);
       keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
       ZKGPU_CUDA_CHECK_LAUNCH();
@@ -312,33 +309,33 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
       parallel_copy(ek + first * P::ek_bytes, h, m * P::ek_bytes);
       parallel_copy(dk + first * P::dk_bytes, h + align64(m * P::ek_bytes), m * P::dk_bytes);
     };
-    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
+    pq_context<KemTag>(options.memory_budget)->pipeline.run(n, {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 
 void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key, uint8_t* ok,
-                  PhaseTimes* phases) {
+                  const PqGpuOptions& options) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = kem_chunk(n);
     // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
-    auto plan = [&](size_t first) {
-      const size_t end = std::min(n, first + chunk), cnt = end - first;
+    auto plan_of = [](size_t end, size_t cnt) {
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32, align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
                        seeds_bytes(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
+    const auto plan =
+        fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM encapsulation");
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
       parallel_copy(h, ek + first * P::ek_bytes, cnt * P::ek_bytes);
       parallel_copy(h + align64(cnt * P::ek_bytes), m + first * 32, cnt * 32);
     };
-    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t cnt = p.end - first;
-      const uint8_t* e = s.dev_in.data();
+      const uint8_t* e = s.dev_in;
       const uint8_t* mm = e + align64(cnt * P::ek_bytes);
-      uint8_t* o = s.dev_out.data();
-      uint8_t* kr = s.dev_scratch.data();
+      uint8_t* o = s.dev_out;
+      uint8_t* kr = s.dev_scratch;
       const XofScratch<K> x(cnt, 2 * K + 1);
       encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
       ZKGPU_CUDA_CHECK_LAUNCH();
@@ -358,31 +355,32 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
       std::memcpy(key + first * 32, h + align64(cnt * P::c_bytes), cnt * 32);
       std::memcpy(ok + first, h + align64(cnt * P::c_bytes) + align64(cnt * 32), cnt);
     };
-    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
+    pq_context<KemTag>(options.memory_budget)->pipeline.run(n, {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 
-void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok, PhaseTimes* phases) {
+void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* ok,
+                  const PqGpuOptions& options) {
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    const size_t chunk = kem_chunk(n);
     // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs | XofScratch.
-    auto plan = [&](size_t first) {
-      const size_t end = std::min(n, first + chunk), cnt = end - first;
+    auto plan_of = [](size_t end, size_t cnt) {
       return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt,
                        2 * seeds_bytes(cnt) + align64(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
     };
+    const auto plan =
+        fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM decapsulation");
     auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
       const size_t cnt = p.end - first;
       parallel_copy(h, dk + first * P::dk_bytes, cnt * P::dk_bytes);
       parallel_copy(h + align64(cnt * P::dk_bytes), c + first * P::c_bytes, cnt * P::c_bytes);
     };
-    auto launch = [&](Slot& s, size_t first, const ChunkPlan& p) {
+    auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t cnt = p.end - first;
-      const uint8_t* d = s.dev_in.data();
-      uint8_t* x = s.dev_scratch.data();
-      uint8_t* o = s.dev_out.data();
+      const uint8_t* d = s.dev_in;
+      uint8_t* x = s.dev_scratch;
+      uint8_t* o = s.dev_out;
       uint8_t* kr = x + seeds_bytes(cnt);
       uint8_t* differ = kr + seeds_bytes(cnt);
       decaps_warp<K>(s.stream, *s.phases, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
@@ -393,7 +391,7 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       std::memcpy(key + first * 32, h, cnt * 32);
       std::memcpy(ok + first, h + align64(cnt * 32), cnt);
     };
-    kem_pipeline().run(n, phases, plan, pack, launch, deliver);
+    pq_context<KemTag>(options.memory_budget)->pipeline.run(n, {.times = options.phases}, plan, pack, launch, deliver);
   });
 }
 

@@ -99,7 +99,19 @@ class PinnedBuffer {
 
 class Stream {
  public:
-  Stream() { ZKGPU_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  // Greatest: a stream whose blocks the block scheduler prefers, for short work that must not wait
+  // behind a long kernel filling every SM (the MSM's digits and base conversions of the next slice).
+  enum class Priority { Normal, Greatest };
+  Stream() : Stream(Priority::Normal) {}
+  explicit Stream(Priority priority) {
+    if (priority == Priority::Normal) {
+      ZKGPU_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+      return;
+    }
+    int least = 0, greatest = 0;
+    ZKGPU_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    ZKGPU_CUDA_CHECK(cudaStreamCreateWithPriority(&s_, cudaStreamNonBlocking, greatest));
+  }
   ~Stream() {
     if (s_) cudaStreamDestroy(s_);
   }
@@ -115,12 +127,16 @@ class Stream {
 
 class Event {
  public:
-  Event() { ZKGPU_CUDA_CHECK(cudaEventCreate(&e_)); }
+  // cudaEventDisableTiming for events that only order streams (cheaper to record and wait on).
+  Event() : Event(cudaEventDefault) {}
+  explicit Event(unsigned flags) { ZKGPU_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
   ~Event() {
     if (e_) cudaEventDestroy(e_);
   }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+  operator cudaEvent_t() const { return e_; }
   void record(cudaStream_t s) { ZKGPU_CUDA_CHECK(cudaEventRecord(e_, s)); }
   void sync() { ZKGPU_CUDA_CHECK(cudaEventSynchronize(e_)); }
   // Milliseconds from `start` to this event.

@@ -1,22 +1,18 @@
 // The GPU backend of the WHIR prover (see backend.hpp). One stream; the host waits only where the
 // transcript needs a value (a root, a sumcheck pair, an OOD answer, openings, the final tables).
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "merkle/cuda/merkle.cuh"
 #include "pow/cuda/pow.cuh"
 #include "ntt/cuda/ntt.cuh"
+#include "runtime/cuda/context.cuh"
 #include "runtime/cuda/phase_profiler.cuh"
-#include "runtime/cuda/runtime.cuh"
-#include "runtime/device_caches.hpp"
 #include "whir/cuda/backend.hpp"
 #include "whir/cuda/kernels.cuh"
 #include "whir/poly.hpp"
@@ -27,9 +23,8 @@ namespace {
 
 using detail::ProverBackend;
 using detail::ProverShape;
-using zkgpu::cuda::DeviceBuffer;
+using zkgpu::cuda::ArenaBuffer;
 using zkgpu::cuda::PinnedBuffer;
-using zkgpu::cuda::Stream;
 
 // Small buffers (reduction partials, eq tables, query indices, openings) are not in the plan.
 constexpr size_t SMALL_MARGIN_BYTES = size_t(64) << 20;
@@ -73,91 +68,38 @@ void ensure_pinned(PinnedBuffer<T>& b, size_t n) {
   }
 }
 
-// Process-wide, reused across proves (allocation and pinning cost milliseconds at these sizes).
+// The prover's context on one device, reused across proves (allocation and pinning cost
+// milliseconds at these sizes): one stream, the witness's uploader, the tables, codewords and trees
+// in the arena.
 struct Workspace {
-  std::mutex mu;
-  int device = -1;
-  std::unique_ptr<Stream> stream;
-  DeviceBuffer<BabyBear> tbase, coef, scratch, code[2];
-  DeviceBuffer<EF> tef, w;
-  DeviceBuffer<Digest> nodes[2];
-  DeviceBuffer<EF> partials, eval_partials, sums, aux;
-  DeviceBuffer<BabyBear> zs, opened;
-  DeviceBuffer<uint64_t> indices;
-  PinnedBuffer<BabyBear> staging;  // witness upload
-  PinnedBuffer<uint32_t> host;     // every download
-
-  void release() {
-    if (stream) ZKGPU_CUDA_CHECK(cudaStreamSynchronize(*stream));
-    tbase.reset(), coef.reset(), scratch.reset(), code[0].reset(), code[1].reset();
-    tef.reset(), w.reset(), nodes[0].reset(), nodes[1].reset();
-    partials.reset(), eval_partials.reset(), sums.reset(), aux.reset(), zs.reset(), opened.reset(), indices.reset();
-    staging = PinnedBuffer<BabyBear>();
-    host = PinnedBuffer<uint32_t>();
-    stream.reset();
-    device = -1;
-  }
+  zkgpu::cuda::GpuContext gpu{"the GPU WHIR prover", 1};
+  zkgpu::cuda::DeviceArena& arena() { return gpu.arena(); }
+  ArenaBuffer<BabyBear> tbase{arena()}, coef{arena()}, scratch{arena()};
+  ArenaBuffer<BabyBear> code[2] = {ArenaBuffer<BabyBear>(arena()), ArenaBuffer<BabyBear>(arena())};
+  ArenaBuffer<EF> tef{arena()}, w{arena()};
+  ArenaBuffer<Digest> nodes[2] = {ArenaBuffer<Digest>(arena()), ArenaBuffer<Digest>(arena())};
+  ArenaBuffer<EF> partials{arena()}, eval_partials{arena()}, sums{arena()}, aux{arena()};
+  ArenaBuffer<BabyBear> zs{arena()}, opened{arena()};
+  ArenaBuffer<uint64_t> indices{arena()};
+  PinnedBuffer<uint32_t> host;  // every download
 };
 
-Workspace& workspace() {
-  static Workspace* ws = [] {  // never destroyed: no CUDA calls during static teardown
-    ::zkgpu::runtime::register_device_cache(&release_workspace);
-    return new Workspace;
-  }();
-  return *ws;
-}
-
 template <class T>
-size_t shortfall(const DeviceBuffer<T>& b, size_t n) {
+size_t shortfall(const ArenaBuffer<T>& b, size_t n) {
   return n > b.size() ? (n - b.size()) * sizeof(T) : 0;
 }
 
-template <class T>
-void poison(const DeviceBuffer<T>& b, cudaStream_t s) {
-  if (b.size()) ZKGPU_CUDA_CHECK(cudaMemsetAsync(b.data(), 0xff, b.size() * sizeof(T), s));
-}
-
-// Host -> pinned copies on a few threads, each chunk sent as soon as it is staged: pageable
-// transfers run at a fraction of the link's speed.
+// Witnesses above 4 MiB go through the pinned uploader: pageable transfers run at a fraction of
+// the link's speed. Its chunks of 8 MiB are split by the copy threads into slices of 1 MiB or more
+// (as many threads as copied the 4 MiB chunks of the former per-thread scheme at once), and the
+// upload of one chunk overlaps the copy of the next.
 void upload_witness(Workspace& ws, const BabyBear* host, size_t n, BabyBear* dev, cudaStream_t s) {
-  constexpr size_t CHUNK = size_t(1) << 20;  // words
-  if (n <= CHUNK) {
+  constexpr size_t DIRECT_MAX = size_t(1) << 20, CHUNK = size_t(1) << 21;  // words
+  if (n <= DIRECT_MAX) {
     ZKGPU_CUDA_CHECK(cudaMemcpyAsync(dev, host, n * sizeof(BabyBear), cudaMemcpyHostToDevice, s));
     return;
   }
-  ensure_pinned(ws.staging, n);
-  BabyBear* staging = ws.staging.data();
-  const size_t chunks = (n + CHUNK - 1) / CHUNK;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned n_threads = static_cast<unsigned>(std::min<size_t>({size_t(8), size_t(hw), chunks}));
-  std::atomic<int> first_error{int(cudaSuccess)};
-  const int device = ws.device;
-  auto work = [&](unsigned t) {
-    if (t != 0) {
-      const cudaError_t e = cudaSetDevice(device);
-      if (e != cudaSuccess) {
-        int ok = int(cudaSuccess);
-        first_error.compare_exchange_strong(ok, int(e));
-        return;
-      }
-    }
-    for (size_t c = t; c < chunks; c += n_threads) {
-      const size_t off = c * CHUNK, len = std::min(CHUNK, n - off);
-      std::memcpy(staging + off, host + off, len * sizeof(BabyBear));
-      const cudaError_t e =
-          cudaMemcpyAsync(dev + off, staging + off, len * sizeof(BabyBear), cudaMemcpyHostToDevice, s);
-      if (e != cudaSuccess) {
-        int ok = int(cudaSuccess);
-        first_error.compare_exchange_strong(ok, int(e));
-        return;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < n_threads; ++t) threads.emplace_back(work, t);
-  work(0);
-  for (std::thread& th : threads) th.join();
-  ZKGPU_CUDA_CHECK(static_cast<cudaError_t>(first_error.load()));
+  ws.gpu.uploader().upload(s, dev, host, n, CHUNK);
 }
 
 enum Stage { Upload, Transpose, Lde, Merkle, Sumcheck, Weights, Evaluate, Open, Download, Pow, N_STAGES };
@@ -168,53 +110,41 @@ class CudaBackend final : public ProverBackend {
  public:
   CudaBackend(std::span<const BabyBear> evals, const ProverShape& shape, const Poseidon2Params<16>& p2,
               const BackendOptions& options)
-      : lock_(workspace().mu), ws_(workspace()), shape_(shape), p2_(p2) {
+      : ws_(zkgpu::cuda::context_cache<Workspace>().acquire()), shape_(shape), p2_(p2) {
     n_ = shape.num_variables;
     m_ = n_;
     if (evals.size() != (size_t(1) << n_)) throw_invalid("GPU WHIR prover: the witness size disagrees with the shape");
-    int dev = 0;
-    ZKGPU_CUDA_CHECK(cudaGetDevice(&dev));
-    if (ws_.device != dev) {
-      ws_.release();
-      ws_.device = dev;
-    }
+    ws_->gpu.begin_call(options.memory_budget);
     const Plan plan = plan_for(shape);
     size_t missing = SMALL_MARGIN_BYTES;
-    missing += shortfall(ws_.tbase, plan.tbase) + shortfall(ws_.tef, plan.tef) + shortfall(ws_.w, plan.w) +
-               shortfall(ws_.coef, plan.coef) + shortfall(ws_.scratch, plan.scratch);
+    missing += shortfall(ws_->tbase, plan.tbase) + shortfall(ws_->tef, plan.tef) + shortfall(ws_->w, plan.w) +
+               shortfall(ws_->coef, plan.coef) + shortfall(ws_->scratch, plan.scratch);
     for (int i = 0; i < 2; ++i)
-      missing += shortfall(ws_.code[i], plan.code[i]) + shortfall(ws_.nodes[i], plan.nodes[i]);
+      missing += shortfall(ws_->code[i], plan.code[i]) + shortfall(ws_->nodes[i], plan.nodes[i]);
     char what[160];
     std::snprintf(what, sizeof what, "the GPU WHIR prover for 2^%u variables (%.2f GiB in all)", n_,
                   double(plan.bytes() + SMALL_MARGIN_BYTES) / 1073741824.0);
-    zkgpu::cuda::require_device_memory(missing, what);
-    if (!ws_.stream) ws_.stream = std::make_unique<Stream>();
-    s_ = ws_.stream->get();
+    ws_->arena().make_room(plan.bytes() + SMALL_MARGIN_BYTES, missing, what);
+    s_ = ws_->gpu.stream();
     phases_.emplace(options.phase_times, s_);
-    ws_.tbase.ensure(plan.tbase);
-    ws_.tef.ensure(plan.tef);
-    ws_.w.ensure(plan.w);
-    ws_.coef.ensure(plan.coef);
-    ws_.scratch.ensure(plan.scratch);
+    ws_->tbase.ensure(plan.tbase);
+    ws_->tef.ensure(plan.tef);
+    ws_->w.ensure(plan.w);
+    ws_->coef.ensure(plan.coef);
+    ws_->scratch.ensure(plan.scratch);
     for (int i = 0; i < 2; ++i) {
-      ws_.code[i].ensure(plan.code[i]);
-      ws_.nodes[i].ensure(plan.nodes[i]);
+      ws_->code[i].ensure(plan.code[i]);
+      ws_->nodes[i].ensure(plan.nodes[i]);
     }
-    ws_.partials.ensure(PARTIALS_ELEMS);
-    ws_.eval_partials.ensure(PARTIALS_ELEMS);
-    ws_.sums.ensure(2);
-    ensure_pinned(ws_.host, 64);
-    if (options.workspace_poison) {
-      poison(ws_.tbase, s_), poison(ws_.tef, s_), poison(ws_.w, s_), poison(ws_.coef, s_), poison(ws_.scratch, s_);
-      poison(ws_.code[0], s_), poison(ws_.code[1], s_), poison(ws_.nodes[0], s_), poison(ws_.nodes[1], s_);
-      poison(ws_.partials, s_), poison(ws_.eval_partials, s_), poison(ws_.sums, s_), poison(ws_.aux, s_),
-          poison(ws_.zs, s_);
-      poison(ws_.opened, s_), poison(ws_.indices, s_);
-    }
+    ws_->partials.ensure(PARTIALS_ELEMS);
+    ws_->eval_partials.ensure(PARTIALS_ELEMS);
+    ws_->sums.ensure(2);
+    ensure_pinned(ws_->host, 64);
+    if (options.workspace_poison) ws_->arena().poison(s_);
     {
       StageTimer t(*this, Upload);
-      upload_witness(ws_, evals.data(), evals.size(), ws_.tbase.data(), s_);
-      ZKGPU_CUDA_CHECK(cudaMemsetAsync(ws_.w.data(), 0, (size_t(1) << n_) * sizeof(EF), s_));  // EF zero: zero words
+      upload_witness(*ws_, evals.data(), evals.size(), ws_->tbase.data(), s_);
+      ZKGPU_CUDA_CHECK(cudaMemsetAsync(ws_->w.data(), 0, (size_t(1) << n_) * sizeof(EF), s_));  // EF zero: zero words
     }
   }
 
@@ -242,26 +172,26 @@ class CudaBackend final : public ProverBackend {
     {
       StageTimer t(*this, Transpose);
       if (ext_)
-        transpose_device(ws_.tef.data(), reinterpret_cast<EF*>(ws_.coef.data()), rows_in, cols, s_);
+        transpose_device(ws_->tef.data(), reinterpret_cast<EF*>(ws_->coef.data()), rows_in, cols, s_);
       else
-        transpose_device(ws_.tbase.data(), ws_.coef.data(), rows_in, cols, s_);
+        transpose_device(ws_->tbase.data(), ws_->coef.data(), rows_in, cols, s_);
     }
     {
       StageTimer t(*this, Lde);
-      zkgpu::cuda::lde_from_coeffs_device(ws_.coef.data(), log_rows_in, word_cols, log_height - log_rows_in,
-                                          BabyBear::one(), ws_.code[slot].data(), ws_.scratch.data(), s_);
+      zkgpu::cuda::lde_from_coeffs_device(ws_->coef.data(), log_rows_in, word_cols, log_height - log_rows_in,
+                                          BabyBear::one(), ws_->code[slot].data(), ws_->scratch.data(), s_);
     }
     {
       StageTimer t(*this, Merkle);
-      zkgpu::cuda::merkle_build_device(ws_.code[slot].data(), rows, word_cols, p2_, ws_.nodes[slot].data(), s_);
+      zkgpu::cuda::merkle_build_device(ws_->code[slot].data(), rows, word_cols, p2_, ws_->nodes[slot].data(), s_);
     }
     trees_[slot] = {n_commits_, rows, word_cols, true};
     ++n_commits_;
     Digest root;
     {
       StageTimer t(*this, Download);
-      download(ws_.nodes[slot].data() + (2 * rows - 2), 1);
-      std::memcpy(root.e, ws_.host.data(), sizeof(Digest));
+      download(ws_->nodes[slot].data() + (2 * rows - 2), 1);
+      std::memcpy(root.e, ws_->host.data(), sizeof(Digest));
     }
     return root;
   }
@@ -285,13 +215,13 @@ class CudaBackend final : public ProverBackend {
     while ((size_t(1) << log_rows) < ti.rows) ++log_rows;
     const size_t stride = ti.cols + 8 * size_t(log_rows), words = stride * idx.size();
     StageTimer t(*this, Open);
-    ws_.indices.ensure(idx.size());
-    ws_.opened.ensure(words);
-    ws_.indices.upload(idx.data(), idx.size(), s_);
-    open_rows_device(ws_.code[slot].data(), ti.rows, ti.cols, ws_.nodes[slot].data(), ws_.indices.data(), idx.size(),
-                     ws_.opened.data(), s_);
-    download(ws_.opened.data(), words);
-    const BabyBear* h = reinterpret_cast<const BabyBear*>(ws_.host.data());
+    ws_->indices.ensure(idx.size());
+    ws_->opened.ensure(words);
+    ws_->indices.upload(idx.data(), idx.size(), s_);
+    open_rows_device(ws_->code[slot].data(), ti.rows, ti.cols, ws_->nodes[slot].data(), ws_->indices.data(), idx.size(),
+                     ws_->opened.data(), s_);
+    download(ws_->opened.data(), words);
+    const BabyBear* h = reinterpret_cast<const BabyBear*>(ws_->host.data());
     for (size_t i = 0; i < idx.size(); ++i) {
       const BabyBear* src = h + i * stride;
       out[i].row.assign(src, src + ti.cols);
@@ -307,11 +237,11 @@ class CudaBackend final : public ProverBackend {
     const size_t len = size_t(1) << m_;
     unsigned pairs = cached_pairs_;
     if (pairs == 0)
-      pairs = ext_ ? sumcheck_partials_device(ws_.tef.data(), ws_.w.data(), len, ws_.partials.data(), s_)
-                   : sumcheck_partials_device(ws_.tbase.data(), ws_.w.data(), len, ws_.partials.data(), s_);
-    reduce_partials_device(ws_.partials.data(), pairs, ws_.sums.data(), s_);
-    download(ws_.sums.data(), 2);
-    const EF* h = reinterpret_cast<const EF*>(ws_.host.data());
+      pairs = ext_ ? sumcheck_partials_device(ws_->tef.data(), ws_->w.data(), len, ws_->partials.data(), s_)
+                   : sumcheck_partials_device(ws_->tbase.data(), ws_->w.data(), len, ws_->partials.data(), s_);
+    reduce_partials_device(ws_->partials.data(), pairs, ws_->sums.data(), s_);
+    download(ws_->sums.data(), 2);
+    const EF* h = reinterpret_cast<const EF*>(ws_->host.data());
     return {h[0], h[1]};
   }
 
@@ -319,8 +249,9 @@ class CudaBackend final : public ProverBackend {
     if (m_ == 0) throw_invalid("GPU WHIR prover: no variable left to bind");
     StageTimer t(*this, Sumcheck);
     const size_t len = size_t(1) << m_;
-    cached_pairs_ = ext_ ? bind_device(ws_.tef.data(), ws_.tef.data(), ws_.w.data(), len, r, ws_.partials.data(), s_)
-                         : bind_device(ws_.tbase.data(), ws_.tef.data(), ws_.w.data(), len, r, ws_.partials.data(), s_);
+    cached_pairs_ =
+        ext_ ? bind_device(ws_->tef.data(), ws_->tef.data(), ws_->w.data(), len, r, ws_->partials.data(), s_)
+             : bind_device(ws_->tbase.data(), ws_->tef.data(), ws_->w.data(), len, r, ws_->partials.data(), s_);
     ext_ = true;
     --m_;
   }
@@ -348,22 +279,22 @@ class CudaBackend final : public ProverBackend {
     }
     for (const std::vector<EF>& lo : los) aux.insert(aux.end(), lo.begin(), lo.end());
     aux.insert(aux.end(), select_scales.begin(), select_scales.end());
-    ws_.aux.ensure(aux.size());
-    ws_.aux.upload(aux.data(), aux.size(), s_);
+    ws_->aux.ensure(aux.size());
+    ws_->aux.upload(aux.data(), aux.size(), s_);
     if (!zs.empty()) {
-      ws_.zs.ensure(zs.size());
-      ws_.zs.upload(zs.data(), zs.size(), s_);
+      ws_->zs.ensure(zs.size());
+      ws_->zs.upload(zs.data(), zs.size(), s_);
     }
     WeightsArgs a;
-    a.w = ws_.w.data();
+    a.w = ws_->w.data();
     a.len = size_t(1) << m_;
     a.lo_bits = lo_bits;
     a.n_eq = static_cast<unsigned>(eq_points.size());
-    a.hi = ws_.aux.data();
-    a.lo = ws_.aux.data() + eq_points.size() * hi_len;
+    a.hi = ws_->aux.data();
+    a.lo = ws_->aux.data() + eq_points.size() * hi_len;
     a.n_sel = static_cast<unsigned>(zs.size());
-    a.z = ws_.zs.data();
-    a.scale = ws_.aux.data() + eq_points.size() * (hi_len + lo_len);
+    a.z = ws_->zs.data();
+    a.scale = ws_->aux.data() + eq_points.size() * (hi_len + lo_len);
     add_weights_device(a, s_);
     cached_pairs_ = 0;  // W changed
   }
@@ -378,25 +309,25 @@ class CudaBackend final : public ProverBackend {
     const std::vector<EF> lo = poly::eq_table(point.subspan(hi_bits), EF::one());
     const size_t hi_len = aux.size();
     aux.insert(aux.end(), lo.begin(), lo.end());
-    ws_.aux.ensure(aux.size());
-    ws_.aux.upload(aux.data(), aux.size(), s_);
+    ws_->aux.ensure(aux.size());
+    ws_->aux.upload(aux.data(), aux.size(), s_);
     const size_t len = size_t(1) << m_;
-    const EF* hi_d = ws_.aux.data();
-    const EF* lo_d = ws_.aux.data() + hi_len;
+    const EF* hi_d = ws_->aux.data();
+    const EF* lo_d = ws_->aux.data() + hi_len;
     // Its own partials buffer: the sumcheck's cached ones stay valid.
-    EF* part = ws_.eval_partials.data();
-    const unsigned pairs = ext_ ? eq_dot_partials_device(ws_.tef.data(), len, hi_d, lo_d, lo_bits, part, s_)
-                                : eq_dot_partials_device(ws_.tbase.data(), len, hi_d, lo_d, lo_bits, part, s_);
-    reduce_partials_device(part, pairs, ws_.sums.data(), s_);
-    download(ws_.sums.data(), 1);
-    return reinterpret_cast<const EF*>(ws_.host.data())[0];
+    EF* part = ws_->eval_partials.data();
+    const unsigned pairs = ext_ ? eq_dot_partials_device(ws_->tef.data(), len, hi_d, lo_d, lo_bits, part, s_)
+                                : eq_dot_partials_device(ws_->tbase.data(), len, hi_d, lo_d, lo_bits, part, s_);
+    reduce_partials_device(part, pairs, ws_->sums.data(), s_);
+    download(ws_->sums.data(), 1);
+    return reinterpret_cast<const EF*>(ws_->host.data())[0];
   }
 
   std::vector<EF> table() override {
     if (!ext_) throw_invalid("GPU WHIR prover: the table is still the base-field witness");
-    return download_ef(ws_.tef.data(), size_t(1) << m_);
+    return download_ef(ws_->tef.data(), size_t(1) << m_);
   }
-  std::vector<EF> weights() override { return download_ef(ws_.w.data(), size_t(1) << m_); }
+  std::vector<EF> weights() override { return download_ef(ws_->w.data(), size_t(1) << m_); }
 
   // On this stream from POW_GPU_CROSSOVER_BITS up; below it the CPU search finishes before a launch would.
   std::optional<uint32_t> grind(const PowInput& in) override {
@@ -432,14 +363,14 @@ class CudaBackend final : public ProverBackend {
     int exceptions_ = std::uncaught_exceptions();
   };
 
-  // n words from the device into ws_.host, then waits for the stream.
+  // n words from the device into ws_->host, then waits for the stream.
   template <class T>
   // Copies n elements of T (not words) into the pinned host buffer and waits for them.
   void download(const T* d, size_t n) {
     static_assert(sizeof(T) % 4 == 0, "device values are whole words");
     const size_t words = n * (sizeof(T) / 4);
-    ensure_pinned(ws_.host, words);
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws_.host.data(), d, words * 4, cudaMemcpyDeviceToHost, s_));
+    ensure_pinned(ws_->host, words);
+    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws_->host.data(), d, words * 4, cudaMemcpyDeviceToHost, s_));
     ZKGPU_CUDA_CHECK(cudaStreamSynchronize(s_));
   }
 
@@ -447,19 +378,18 @@ class CudaBackend final : public ProverBackend {
     StageTimer t(*this, Download);
     download(d, n);
     std::vector<EF> out(n);
-    std::memcpy(out.data(), ws_.host.data(), n * sizeof(EF));
+    std::memcpy(out.data(), ws_->host.data(), n * sizeof(EF));
     return out;
   }
 
-  std::unique_lock<std::mutex> lock_;
-  Workspace& ws_;
+  zkgpu::cuda::ContextCache<Workspace>::Lease ws_;  // held for the prove: one prove at a time per device
   ProverShape shape_;
   Poseidon2Params<16> p2_;
   cudaStream_t s_ = nullptr;
   std::optional<zkgpu::cuda::PhaseProfiler> phases_;  // from the stream's creation on
   int exceptions_ = std::uncaught_exceptions();       // in flight when the prove began
   unsigned n_ = 0, m_ = 0;
-  bool ext_ = false;           // x_0 has been bound: T lives in ws_.tef
+  bool ext_ = false;           // x_0 has been bound: T lives in ws_->tef
   unsigned cached_pairs_ = 0;  // partials of the current round's (h(0), h(2)) left by the last bind
   TreeInfo trees_[2];
   size_t n_commits_ = 0;
@@ -474,10 +404,6 @@ std::unique_ptr<ProverBackend> make_backend(std::span<const BabyBear> evals, con
   return std::make_unique<CudaBackend>(evals, shape, p2, options);
 }
 
-void release_workspace() {
-  Workspace& ws = workspace();
-  std::lock_guard<std::mutex> g(ws.mu);
-  ws.release();
-}
+void release_workspace() { zkgpu::cuda::context_cache<Workspace>().release(); }
 
 }  // namespace zkgpu::whir::cuda

@@ -1,8 +1,10 @@
 // The GPU backend of the WHIR prover (plain C++ declarations; implemented in backend.cu, built only
 // when ZKGPU_HAVE_CUDA). The witness is uploaded once; the tables, codewords and Merkle trees stay
-// on the device in one process-wide workspace whose buffers grow and are reused across calls.
+// on the device in a workspace per device (the host layer's context) whose buffers grow and are
+// reused across calls.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -24,10 +26,14 @@ struct BackendOptions {
   // Tests: fill every workspace buffer with 0xff words (not field elements) before the prove, so a
   // read of anything not written by that prove shows up as a different proof.
   bool workspace_poison = false;
+  // Device bytes the prove may hold (ProveOptions::gpu_memory_budget): a prove that needs more is
+  // Error(OutOfMemory) before anything is allocated (WHIR has no smaller pieces to run). 0: none.
+  uint64_t memory_budget = 0;
 };
 
-// Takes the workspace (one prove at a time per process: a second caller waits), checks free device
-// memory (Error(OutOfMemory) naming the need) and uploads the witness.
+// Takes the current device's workspace (one prove at a time per device: a second caller waits),
+// checks the budget and free device memory (Error(OutOfMemory) naming the need) and uploads the
+// witness.
 // p2: the Merkle hash's Poseidon2-16 parameters (detail::whir_poseidon2()).
 std::unique_ptr<detail::ProverBackend> make_backend(std::span<const BabyBear> evals, const detail::ProverShape& shape,
                                                     const Poseidon2Params<16>& p2, const BackendOptions& options = {});

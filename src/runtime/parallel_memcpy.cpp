@@ -1,5 +1,5 @@
-// The MSM's copy threads (copy_pool.hpp): host code only.
-#include "msm/cuda/copy_pool.hpp"
+// The copy threads of parallel_memcpy.hpp.
+#include "runtime/parallel_memcpy.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace zkgpu::bls12_377::cuda {
+namespace zkgpu::runtime {
 
 namespace {
 
@@ -17,8 +17,8 @@ namespace {
 // what the PCIe upload behind it takes. With 8 threads started per chunk, the H200 machine's
 // uploads ran at 24-27 GB/s (the copy, not PCIe, set the pace), so every core but one copies, on
 // threads kept for the process (starting 15 threads per 32 MiB chunk cost tens of microseconds
-// each, and a 2^24-point upload has 70 chunks). One copy at a time (callers hold the workspace
-// lock).
+// each, and a 2^24-point upload has 70 chunks). One copy at a time: copy() holds turn_ while it
+// runs, so callers on several threads (two GPU contexts uploading at once) take turns.
 class CopyPool {
  public:
   explicit CopyPool(unsigned workers) {
@@ -43,6 +43,7 @@ class CopyPool {
       std::memcpy(dst, src, bytes);
       return;
     }
+    std::lock_guard<std::mutex> turn(turn_);
     {
       std::lock_guard<std::mutex> lk(mu_);
       dst_ = static_cast<char*>(dst);
@@ -82,6 +83,7 @@ class CopyPool {
   }
 
   std::vector<std::thread> threads_;
+  std::mutex turn_;  // one copy at a time on the threads
   std::mutex mu_;
   std::condition_variable start_, done_;
   uint64_t generation_ = 0;
@@ -95,10 +97,10 @@ class CopyPool {
 
 void parallel_memcpy(void* dst, const void* src, size_t bytes) {
   // One core is left to the MSM's own thread, which waits for the GPU's counts by spinning while
-  // SliceLoader copies: one copy thread more than cores and each chunk waits for the one that was
+  // its SliceLoader copies: one copy thread more than cores and each chunk waits for the one that was
   // descheduled (H200 run of 755474c, all 16 cores copying: the 2^24 uploads 3-4x slower).
   static CopyPool pool(std::clamp(std::thread::hardware_concurrency(), 2u, 32u) - 2);
   pool.copy(dst, src, bytes);
 }
 
-}  // namespace zkgpu::bls12_377::cuda
+}  // namespace zkgpu::runtime
