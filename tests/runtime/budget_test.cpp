@@ -92,7 +92,9 @@ TEST(HostLayerBudget, ChunkUnderBudgetKeepsEveryChunkWithinOneStreamsShare) {
     ASSERT_GE(m, 1u);
     EXPECT_LE(m, 5000u);
     EXPECT_LE(BatchPipeline::SLOTS * BatchPipeline::slot_bytes(fixed_plan(m)), budget) << budget;
-    if (m < 5000) EXPECT_GT(BatchPipeline::slot_bytes(fixed_plan(m + 1)), budget / BatchPipeline::SLOTS) << budget;
+    if (m < 5000) {
+      EXPECT_GT(BatchPipeline::slot_bytes(fixed_plan(m + 1)), budget / BatchPipeline::SLOTS) << budget;
+    }
   }
   try {
     (void)BatchPipeline::chunk_under_budget(5000, 1000, fixed_plan, "the batch");
@@ -122,12 +124,18 @@ TEST(HostLayerBudget, FillChunkSplitsVariableItemsWithinCapAndBudget) {
         const size_t var = std::accumulate(msg.begin() + static_cast<ptrdiff_t>(pos),
                                            msg.begin() + static_cast<ptrdiff_t>(p.end), size_t{0});
         EXPECT_EQ(p.in_bytes, 112 * (p.end - pos) + var);
-        if (p.end - pos > 1) EXPECT_LE(var, cap);
-        if (b) EXPECT_LE(BatchPipeline::slot_bytes(p), b / BatchPipeline::SLOTS);
+        if (p.end - pos > 1) {
+          EXPECT_LE(var, cap);
+        }
+        if (b) {
+          EXPECT_LE(BatchPipeline::slot_bytes(p), b / BatchPipeline::SLOTS);
+        }
         pos = p.end;
         ++chunks;
       }
-      if (b) EXPECT_GT(chunks, 3u) << "the budget must force several chunks";
+      if (b) {
+        EXPECT_GT(chunks, 3u) << "the budget must force several chunks";
+      }
     }
   }
   // One message larger than a stream's share is an error naming the batch.
