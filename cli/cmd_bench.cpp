@@ -16,15 +16,14 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "merkle/cpu/merkle_cpu.hpp"
 #include "options.hpp"
 #include "zkgpu/challenger.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
+#include "bench_support/internals.hpp"
 #include "timing.hpp"
 #if ZKGPU_HAVE_CUDA
-#include "merkle/cuda/api.hpp"
 #include "bench_support/gpu_timing.hpp"
 #endif
 
@@ -142,12 +141,14 @@ void bench_merkle(const Options& o, std::vector<Row>& rows) {
     // The hashing alone, into preallocated nodes, like the device-resident GPU figure; the public
     // MerkleTree::build also copies the matrix it keeps for openings.
     std::vector<Digest> nodes(2 * h - 1);
-    r.cpu_ms = time_median_ms(std::min(o.runs, 3), [&] { cpu::merkle_build(m.data(), h, cols, params, nodes.data()); });
+    r.cpu_ms =
+        time_median_ms(std::min(o.runs, 3), [&] { bench::merkle_nodes_cpu(m.data(), h, cols, params, nodes.data()); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       r.gpu_ms = median(bench::time_merkle_device(h, cols, 2, o.runs));
       // Matrix from host memory, every node back to host memory: the same work as the CPU figure.
-      r.gpu_host_ms = time_median_ms(o.runs, [&] { cuda::merkle_build_host(m.data(), h, cols, params, nodes.data()); });
+      r.gpu_host_ms =
+          time_median_ms(o.runs, [&] { bench::merkle_nodes_gpu_from_host(m.data(), h, cols, params, nodes.data()); });
     }
 #endif
     r.gpu_floor_ms = r.work * poseidon2_mults(16) / H200_MONT_MULS_PER_S * 1e3;

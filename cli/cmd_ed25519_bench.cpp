@@ -25,9 +25,9 @@
 #include "ed25519_bench.hpp"
 #include "ed25519_plot.hpp"
 #include "zkgpu/ed25519.hpp"
+#include "bench_support/internals.hpp"
 #include "timing.hpp"
 #include "zkgpu/status.hpp"
-#include "ed25519/cuda/backend.hpp"  // MAX_CHUNK_ITEMS (its functions exist only with CUDA)
 
 namespace zkgpu::cli {
 namespace {
@@ -133,14 +133,14 @@ int run_bench(const Options& o) {
   if (!o.save_crossover.empty() && !gpu)
     throw_invalid("--save-crossover needs a usable GPU (" + cuda_unavailable_reason() + "); nothing measured");
 #if ZKGPU_HAVE_CUDA
-  ed25519::cuda::VerifyOptions gpu_options;
-  if (o.coop_max) gpu_options.coop_max = static_cast<size_t>(*o.coop_max);
+  std::optional<size_t> coop_max;
+  if (o.coop_max) coop_max = static_cast<size_t>(*o.coop_max);
 #endif
   // The public call, unless --coop-max asks the CUDA backend for another kernel choice.
   auto gpu_verify = [&](std::span<const Ed25519Item> items, std::span<uint8_t> out) {
 #if ZKGPU_HAVE_CUDA
-    if (o.coop_max) {
-      ed25519::cuda::verify_items(items, out, static_cast<ed25519::VerifyMode>(mode), gpu_options);
+    if (coop_max) {
+      bench::ed25519_verify_gpu(items, out, mode, *coop_max);
       return;
     }
 #endif
@@ -163,8 +163,7 @@ int run_bench(const Options& o) {
       r.gpu_s = time_call([&] { gpu_verify(items, out); }, min_time);
       check();
 #if ZKGPU_HAVE_CUDA
-      const auto k = ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), 1,
-                                                       o.quick ? 1 : 5, gpu_options);
+      const auto k = bench::time_ed25519_kernel(items, mode, 1, o.quick ? 1 : 5, coop_max);
       double best = 1e30;
       for (double x : k) best = std::min(best, x);
       r.gpu_kernel_s = best / 1e3;
@@ -295,7 +294,7 @@ void add_ed25519_bench_command(CLI::App& ed) {
   b->add_option("--save-crossover", o->save_crossover, "Write the measured crossover to this file");
   b->add_option("--coop-max", o->coop_max,
                 "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)")
-      ->check(CLI::Range(int64_t{0}, int64_t{ed25519::cuda::MAX_CHUNK_ITEMS}));
+      ->check(CLI::Range(int64_t{0}, static_cast<int64_t>(bench::ed25519_max_chunk_items())));
   b->add_option("--plot", o->plot, "Write a log-log PNG chart of throughput vs batch size");
   b->callback([o] {
     int rc = run_bench(*o);

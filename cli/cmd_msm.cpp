@@ -26,15 +26,12 @@
 #include "bench_support/msm_inputs.hpp"
 #include "commands.hpp"
 #include "io/msm_line.hpp"
-#include "msm/cpu/msm_cpu.hpp"
+#include "bench_support/internals.hpp"
 #include "options.hpp"
 #include "timing.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/profile.hpp"
 #include "zkgpu/status.hpp"
-#if ZKGPU_HAVE_CUDA
-#include "msm/cuda/api.hpp"
-#endif
 
 namespace zkgpu::cli {
 
@@ -179,8 +176,7 @@ int bench_msm(const BenchOptions& o) {
       cpu = time_median_ms(runs, [&] { cpu_result = msm(bases, sc, opt); });
       if (o.phases) {  // CPU time summed over the threads
         PhaseTimes t;
-        (void)cpu::msm_te(bases.te_points().data(), sc.data(), n,
-                          opt.window_bits ? opt.window_bits : msm_cpu_window_bits(n), cpu::Accumulation::Auto, &t);
+        bench::msm_cpu_phases(bases, sc, opt.window_bits, &t);
         print_phases("CPU (thread time)", lg, t);
       }
     }
@@ -190,14 +186,14 @@ int bench_msm(const BenchOptions& o) {
       opt.backend = Backend::Cuda;
       opt.window_bits = o.window;
       G1Affine gpu_result = msm(bases, sc, opt);  // uploads the bases once
-      resident = median(cuda::time_msm_resident(*bases.device(), sc.data(), n, o.window, 1, runs));
-      from_host = median(cuda::time_msm_from_host(pts.data(), sc.data(), n, o.window, 1, runs));
+      resident = median(bench::time_msm_resident(bases, sc, o.window, runs));
+      from_host = median(bench::time_msm_from_host(pts, sc, o.window, runs));
       if (cpu >= 0 && !(gpu_result == cpu_result))
         throw std::runtime_error("msm bench: GPU and CPU MSM results differ at 2^" + std::to_string(lg));
       if (o.phases) {
         PhaseTimes r, h;
-        (void)cuda::msm_resident(*bases.device(), sc.data(), n, o.window, {.phases = &r});
-        (void)cuda::msm_from_host(pts.data(), sc.data(), n, o.window, {.phases = &h});
+        (void)msm(bases, sc, {.backend = Backend::Cuda, .window_bits = o.window, .phase_times = &r});
+        bench::msm_from_host_phases(pts, sc, o.window, &h);
         print_phases("GPU resident", lg, r);
         print_phases("GPU from host", lg, h);
       }
@@ -272,8 +268,9 @@ int bench_padd(const PaddOptions& o) {
   if (cuda_usable()) {
     const size_t threads_gpu = o.quick ? 4096 : size_t{1} << 20, adds = o.quick ? 16 : 256;
     TeExtended g{};
-    double rate = cuda::padd_throughput(bases.data(), nb, threads_gpu, adds, &g);
-    double lat = cuda::padd_latency_us(bases.data(), nb, o.quick ? 1000 : 20000, &g);
+    const std::span<const TePrecomputed> used(bases.data(), nb);
+    double rate = bench::padd_throughput(used, threads_gpu, adds, &g);
+    double lat = bench::padd_latency_us(used, o.quick ? 1000 : 20000, &g);
     rows.push_back({"zkgpu GPU (" + gpu_info()->name + ")", rate / 1e6, lat, "measured"});
   }
 #endif

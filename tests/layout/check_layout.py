@@ -13,6 +13,8 @@
      the entry goes once the file is split).
   8. The C ABI header (include/zkgpu.h) is self-contained C99: it includes only <stddef.h> and
      <stdint.h>.
+  9. The CLI (cli/) includes only the public API ("zkgpu/..."), the text formats ("io/..."),
+     tools/bench_support ("bench_support/...") and its own files (no folder in the name).
 
 `check_layout.py [ROOT]` checks the tree at ROOT (default: the repository) and prints every
 violation; `check_layout.py --self-test` plants one violation of each rule in a scratch tree and
@@ -26,6 +28,7 @@ import tempfile
 MAX_LINES = 600
 # Files still over MAX_LINES, each with the reason. The check fails if one is listed but fits.
 LONG_FILES = {}
+CLI_ALLOWED = ("zkgpu/", "io/", "bench_support/")
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -101,6 +104,12 @@ def check(root):
                 bad.append(f"{f}: rule 7, {n} lines (more than {MAX_LINES})")
             if n <= MAX_LINES and f in LONG_FILES:
                 bad.append(f"{f}: rule 7, {n} lines now: remove it from LONG_FILES")
+    # 9. the CLI over the public API
+    for f in files_under(root, "cli"):
+        text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
+        for inc in INCLUDE.findall(text):
+            if "/" in inc and not inc.startswith(CLI_ALLOWED):
+                bad.append(f"{f}: rule 9, the CLI includes {inc} (only zkgpu/, io/, bench_support/)")
     for f in LONG_FILES:
         if not os.path.exists(os.path.join(root, f)):
             bad.append(f"{f}: rule 7, listed in LONG_FILES but gone: remove the entry")
@@ -120,11 +129,12 @@ def self_test():
         "src/runtime/flags.cpp": 'const char* v = getenv("X");\n',      # 6
         "src/runtime/big.cpp": "x\n" * (MAX_LINES + 1),                 # 7
         "include/zkgpu.h": "#include <stddef.h>\n#include <stdbool.h>\n",  # 8
+        "cli/cmd_x.cpp": '#include "zkgpu/ntt.hpp"\n#include "ntt/cpu/c.hpp"\n',  # 9
     }
     expect = {("src/stray.cpp", "rule 1"), ("src/ntt/detail/x.cpp", "rule 1"), ("src/ntt/cpu/a.cpp", "rule 2"),
               ("src/ntt/cuda/b.cuh", "rule 2"), ("src/ntt/ntt.cpp", "rule 3"), ("include/zkgpu/api.hpp", "rule 4"),
               ("include/zkgpu/core/f.hpp", "rule 5"), ("src/runtime/flags.cpp", "rule 6"),
-              ("src/runtime/big.cpp", "rule 7"), ("include/zkgpu.h", "rule 8")}
+              ("src/runtime/big.cpp", "rule 7"), ("include/zkgpu.h", "rule 8"), ("cli/cmd_x.cpp", "rule 9")}
     with tempfile.TemporaryDirectory() as root:
         for path, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
