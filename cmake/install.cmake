@@ -35,6 +35,11 @@ install(FILES ${PROJECT_BINARY_DIR}/zkgpuConfig.cmake ${PROJECT_BINARY_DIR}/zkgp
 # same one), the C++ runtime a C driver does not add, and the static CUDA runtime.
 set(ZKGPU_PC_LIBS_PRIVATE "")
 foreach(lib IN LISTS OpenMP_CXX_LIB_NAMES)
+  # With its directory: clang's libomp lives in /usr/lib/llvm-N/lib, which a plain link does not search.
+  if(OpenMP_${lib}_LIBRARY)
+    get_filename_component(dir "${OpenMP_${lib}_LIBRARY}" DIRECTORY)
+    string(APPEND ZKGPU_PC_LIBS_PRIVATE "-L${dir} ")
+  endif()
   string(APPEND ZKGPU_PC_LIBS_PRIVATE "-l${lib} ")
 endforeach()
 string(APPEND ZKGPU_PC_LIBS_PRIVATE "-lstdc++ -lm")

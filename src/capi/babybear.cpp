@@ -3,17 +3,17 @@
 
 #include <string>
 
+#include "capi/capi.hpp"  // raw_enum
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::capi {
 
-Repr repr_of(zkgpu_babybear_repr r) {
-  switch (r) {
+Repr repr_of(const zkgpu_babybear_repr& r) {
+  switch (raw_enum(r)) {
     case ZKGPU_BABYBEAR_CANONICAL: return Repr::Canonical;
     case ZKGPU_BABYBEAR_MONTGOMERY: return Repr::Montgomery;
   }
-  throw_invalid("repr " + std::to_string(static_cast<long long>(r)) +
-                " is not a zkgpu_babybear_repr (0 CANONICAL, 1 MONTGOMERY)");
+  throw_invalid("repr " + std::to_string(raw_enum(r)) + " is not a zkgpu_babybear_repr (0 CANONICAL, 1 MONTGOMERY)");
 }
 
 void require_words(const uint32_t* words, size_t n, const char* what) {

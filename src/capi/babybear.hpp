@@ -20,7 +20,7 @@ static_assert(sizeof(BabyBear) == sizeof(uint32_t) && alignof(BabyBear) == align
 static_assert(sizeof(BabyBear4) == 4 * sizeof(uint32_t) && sizeof(Digest) == 8 * sizeof(uint32_t));
 
 enum class Repr { Canonical, Montgomery };
-Repr repr_of(zkgpu_babybear_repr r);
+Repr repr_of(const zkgpu_babybear_repr& r);
 
 // Error(InvalidArgument) naming what[i] when a word is >= p.
 void require_words(const uint32_t* words, size_t n, const char* what);

@@ -72,14 +72,13 @@ bool flag_of(long long v, const char* what) {
   return v == 1;
 }
 
-Backend backend_of(zkgpu_backend b) {
-  switch (b) {
+Backend backend_of(const zkgpu_backend& b) {
+  switch (raw_enum(b)) {
     case ZKGPU_BACKEND_AUTO: return Backend::Auto;
     case ZKGPU_BACKEND_CPU: return Backend::Cpu;
     case ZKGPU_BACKEND_CUDA: return Backend::Cuda;
   }
-  throw_invalid("backend " + std::to_string(static_cast<long long>(b)) +
-                " is not a zkgpu_backend (0 AUTO, 1 CPU, 2 CUDA)");
+  throw_invalid("backend " + std::to_string(raw_enum(b)) + " is not a zkgpu_backend (0 AUTO, 1 CPU, 2 CUDA)");
 }
 
 std::string quoted(std::string_view s) {
@@ -123,7 +122,7 @@ const char* zkgpu_version(void) { return zkgpu::version(); }
 const char* zkgpu_last_error(void) { return capi::last_error.c_str(); }
 
 const char* zkgpu_status_name(zkgpu_status status) {
-  switch (status) {
+  switch (capi::raw_enum(status)) {
     case ZKGPU_OK: return "ZKGPU_OK";
     case ZKGPU_INVALID_ARGUMENT: return "ZKGPU_INVALID_ARGUMENT";
     case ZKGPU_OUT_OF_MEMORY: return "ZKGPU_OUT_OF_MEMORY";

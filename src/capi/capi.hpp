@@ -4,11 +4,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "zkgpu.h"
 #include "zkgpu/backend.hpp"
@@ -16,6 +18,16 @@
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::capi {
+
+// The integer a caller passed for an enum argument, read without loading the enum: a C caller may
+// pass any int, and in C++ loading a value outside the enum's range is undefined (UBSan's enum
+// check). Validators take their enum by reference and switch on this.
+template <class E>
+long long raw_enum(const E& e) {
+  std::underlying_type_t<E> v;
+  std::memcpy(&v, &e, sizeof v);
+  return static_cast<long long>(v);
+}
 
 void clear_error() noexcept;
 // Records msg as this thread's last error and returns status; never throws (a message that cannot
@@ -64,7 +76,7 @@ void require_no_aliasing(std::initializer_list<Region> regions);
 // 0 or 1, the C ABI's booleans.
 bool flag_of(long long v, const char* what);
 
-Backend backend_of(zkgpu_backend b);
+Backend backend_of(const zkgpu_backend& b);
 // The constant-set name ("plonky3" | "whir"); the message quotes the bytes it got, escaped.
 Poseidon2Constants constants_of(const char* name);
 // "babybear", the only field.

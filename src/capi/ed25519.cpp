@@ -12,14 +12,13 @@ using namespace zkgpu::capi;
 
 namespace {
 
-Ed25519Mode mode_of(zkgpu_ed25519_mode m) {
-  switch (m) {
+Ed25519Mode mode_of(const zkgpu_ed25519_mode& m) {
+  switch (raw_enum(m)) {
     case ZKGPU_ED25519_OPENSSL: return Ed25519Mode::Openssl;
     case ZKGPU_ED25519_STRICT: return Ed25519Mode::Strict;
     case ZKGPU_ED25519_ZIP215: return Ed25519Mode::Zip215;
   }
-  throw_invalid("mode " + std::to_string(static_cast<long long>(m)) +
-                " is not a zkgpu_ed25519_mode (0 OPENSSL, 1 STRICT, 2 ZIP215)");
+  throw_invalid("mode " + std::to_string(raw_enum(m)) + " is not a zkgpu_ed25519_mode (0 OPENSSL, 1 STRICT, 2 ZIP215)");
 }
 
 // A NULL byte pointer is the caller's mistake unless its length is 0.

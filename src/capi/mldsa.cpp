@@ -13,13 +13,13 @@ using namespace zkgpu::capi;
 
 namespace {
 
-MlDsaSet set_of(zkgpu_mldsa_set s) {
-  switch (s) {
+MlDsaSet set_of(const zkgpu_mldsa_set& s) {
+  switch (raw_enum(s)) {
     case ZKGPU_MLDSA_44: return MlDsaSet::MlDsa44;
     case ZKGPU_MLDSA_65: return MlDsaSet::MlDsa65;
     case ZKGPU_MLDSA_87: return MlDsaSet::MlDsa87;
   }
-  throw_invalid("set " + std::to_string(static_cast<long long>(s)) +
+  throw_invalid("set " + std::to_string(raw_enum(s)) +
                 " is not a zkgpu_mldsa_set (0 ML-DSA-44, 1 ML-DSA-65, 2 ML-DSA-87)");
 }
 

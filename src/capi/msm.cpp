@@ -28,16 +28,16 @@ namespace {
 static_assert(sizeof(TePrecomputed) == ZKGPU_MSM_PRECOMPUTED_BYTES);
 static_assert(sizeof(Scalar) == ZKGPU_SCALAR_BYTES);
 
-size_t encoded_bytes(zkgpu_g1_encoding e) {
-  switch (e) {
+size_t encoded_bytes(const zkgpu_g1_encoding& e) {
+  switch (raw_enum(e)) {
     case ZKGPU_G1_COMPRESSED: return G1_COMPRESSED_BYTES;
     case ZKGPU_G1_UNCOMPRESSED: return G1_UNCOMPRESSED_BYTES;
   }
-  throw_invalid("encoding " + std::to_string(static_cast<long long>(e)) +
+  throw_invalid("encoding " + std::to_string(raw_enum(e)) +
                 " is not a zkgpu_g1_encoding (0 COMPRESSED, 1 UNCOMPRESSED)");
 }
 
-std::vector<G1Affine> read_points(const uint8_t* bytes, size_t n, zkgpu_g1_encoding e) {
+std::vector<G1Affine> read_points(const uint8_t* bytes, size_t n, const zkgpu_g1_encoding& e) {
   const size_t each = encoded_bytes(e);
   require(bytes, checked_mul(n, each, "n * point bytes"), "points");
   std::vector<G1Affine> pts(n);
@@ -69,7 +69,7 @@ std::vector<Scalar> read_scalars(const uint8_t* bytes, size_t n) {
   return s;
 }
 
-void write_point(const G1Affine& p, zkgpu_g1_encoding e, uint8_t* out) {
+void write_point(const G1Affine& p, const zkgpu_g1_encoding& e, uint8_t* out) {
   if (e == ZKGPU_G1_COMPRESSED) {
     const auto b = serialize_compressed(p);
     std::memcpy(out, b.data(), b.size());

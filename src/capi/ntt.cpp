@@ -8,13 +8,12 @@
 namespace zkgpu::capi {
 namespace {
 
-NttDirection direction_of(zkgpu_ntt_direction d) {
-  switch (d) {
+NttDirection direction_of(const zkgpu_ntt_direction& d) {
+  switch (raw_enum(d)) {
     case ZKGPU_NTT_FORWARD: return NttDirection::Forward;
     case ZKGPU_NTT_INVERSE: return NttDirection::Inverse;
   }
-  throw_invalid("direction " + std::to_string(static_cast<long long>(d)) +
-                " is not a zkgpu_ntt_direction (0 FORWARD, 1 INVERSE)");
+  throw_invalid("direction " + std::to_string(raw_enum(d)) + " is not a zkgpu_ntt_direction (0 FORWARD, 1 INVERSE)");
 }
 
 // The element count of a (2^log_n) x cols matrix, after the checks ntt.hpp documents (made here
@@ -36,7 +35,7 @@ BabyBear nonzero_shift(uint32_t shift, Repr r) {
 using LdeFn = std::vector<BabyBear> (*)(std::span<const BabyBear>, unsigned, size_t, unsigned, BabyBear, Backend);
 
 zkgpu_status lde(LdeFn fn, const uint32_t* in, const char* in_name, unsigned log_n, size_t cols, unsigned log_blowup,
-                 uint32_t shift, zkgpu_babybear_repr repr, zkgpu_backend backend, uint32_t* out) {
+                 uint32_t shift, const zkgpu_babybear_repr& repr, const zkgpu_backend& backend, uint32_t* out) {
   return guarded([&] {
     const Backend b = backend_of(backend);
     const Repr r = repr_of(repr);

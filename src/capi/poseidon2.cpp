@@ -18,12 +18,10 @@ Poseidon2Constants checked_set(const char* field, const char* constants, size_t 
   return set;
 }
 
-}  // namespace
-
-extern "C" {
-
-zkgpu_status zkgpu_poseidon2_permute_repr(uint32_t* states, size_t n, size_t width, const char* field,
-                                          const char* constants, zkgpu_babybear_repr repr, zkgpu_backend backend) {
+// Both host calls; the enums by reference, so that an out-of-range value a C caller passes is
+// rejected by backend_of / repr_of without being loaded.
+zkgpu_status permute(uint32_t* states, size_t n, size_t width, const char* field, const char* constants,
+                     const zkgpu_babybear_repr& repr, const zkgpu_backend& backend) {
   return guarded([&] {
     const Backend b = backend_of(backend);
     const Repr r = repr_of(repr);
@@ -36,9 +34,18 @@ zkgpu_status zkgpu_poseidon2_permute_repr(uint32_t* states, size_t n, size_t wid
   });
 }
 
+}  // namespace
+
+extern "C" {
+
+zkgpu_status zkgpu_poseidon2_permute_repr(uint32_t* states, size_t n, size_t width, const char* field,
+                                          const char* constants, zkgpu_babybear_repr repr, zkgpu_backend backend) {
+  return permute(states, n, width, field, constants, repr, backend);
+}
+
 zkgpu_status zkgpu_poseidon2_permute(uint32_t* states, size_t n, size_t width, const char* field, const char* constants,
                                      zkgpu_backend backend) {
-  return zkgpu_poseidon2_permute_repr(states, n, width, field, constants, ZKGPU_BABYBEAR_CANONICAL, backend);
+  return permute(states, n, width, field, constants, ZKGPU_BABYBEAR_CANONICAL, backend);
 }
 
 zkgpu_status zkgpu_poseidon2_permute_device(uint32_t* d_states, size_t n, size_t width, const char* field,

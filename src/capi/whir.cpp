@@ -31,12 +31,12 @@ whir::ProtocolParameters params_of(const zkgpu_whir_params* c) {
   p.folding = flag_of(c->folding_from_second_round, "params.folding_from_second_round")
                   ? whir::FoldingFactor::constant_from_second_round(c->first_folding_factor, c->folding_factor)
                   : whir::FoldingFactor::constant(c->folding_factor);
-  switch (c->soundness) {
+  switch (raw_enum(c->soundness)) {
     case ZKGPU_WHIR_UNIQUE_DECODING: p.soundness = whir::Soundness::UniqueDecoding; break;
     case ZKGPU_WHIR_JOHNSON_BOUND: p.soundness = whir::Soundness::JohnsonBound; break;
     case ZKGPU_WHIR_CAPACITY_BOUND: p.soundness = whir::Soundness::CapacityBound; break;
     default:
-      throw_invalid("params.soundness " + std::to_string(static_cast<long long>(c->soundness)) +
+      throw_invalid("params.soundness " + std::to_string(raw_enum(c->soundness)) +
                     " is not a zkgpu_whir_soundness (0 UNIQUE_DECODING, 1 JOHNSON_BOUND, 2 CAPACITY_BOUND)");
   }
   p.starting_log_inv_rate = c->starting_log_inv_rate;
