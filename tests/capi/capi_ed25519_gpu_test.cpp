@@ -19,7 +19,7 @@ namespace {
 template <class T>
 cuda::DeviceBuffer<T> to_device(const std::vector<T>& v, const cuda::Stream& s) {
   cuda::DeviceBuffer<T> d(v.size());
-  d.upload(v.data(), v.size(), s);
+  if (!v.empty()) d.upload(v.data(), v.size(), s);  // a batch of empty messages has none
   return d;
 }
 #endif
