@@ -55,17 +55,12 @@ double padd_latency_us(std::span<const bls12_377::TePrecomputed> bases, size_t c
   return bls12_377::cuda::padd_latency_us(bases.data(), bases.size(), chain, check);
 }
 
-void ed25519_verify_gpu(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode, size_t coop_max) {
+void ed25519_verify_gpu(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
+                        const Ed25519GpuTuning& tuning) {
   ed25519::cuda::VerifyOptions options;
-  options.coop_max = coop_max;
+  if (tuning.coop_max) options.coop_max = *tuning.coop_max;
+  if (tuning.min_chunk_items) options.min_chunk_items = *tuning.min_chunk_items;
   ed25519::cuda::verify_items(items, out, static_cast<ed25519::VerifyMode>(mode), options);
-}
-
-std::vector<double> time_ed25519_kernel(std::span<const Ed25519Item> items, Ed25519Mode mode, int warmup, int runs,
-                                        std::optional<size_t> coop_max) {
-  ed25519::cuda::VerifyOptions options;
-  if (coop_max) options.coop_max = *coop_max;
-  return ed25519::cuda::time_verify_device(items, static_cast<ed25519::VerifyMode>(mode), warmup, runs, options);
 }
 #endif
 

@@ -23,8 +23,16 @@ void merkle_nodes_cpu(const BabyBear* matrix, size_t rows, size_t cols, const Po
 void msm_cpu_phases(const bls12_377::MsmBases& bases, std::span<const bls12_377::Scalar> scalars, unsigned c,
                     PhaseTimes* phases);
 
-// The largest Ed25519 chunk of the CUDA backend (the range of the bench's --coop-max).
+// The largest Ed25519 chunk of the CUDA backend (the range of the bench's --coop-max and
+// --min-chunk).
 size_t ed25519_max_chunk_items();
+
+// Tuning values of the Ed25519 CUDA backend the bench sweeps; unset: the library's default.
+struct Ed25519GpuTuning {
+  std::optional<size_t> coop_max;         // chunks up to this size run the 4-lanes-per-signature kernel
+  std::optional<size_t> min_chunk_items;  // chunks hold at least this many items
+  bool any() const { return coop_max || min_chunk_items; }
+};
 
 #if ZKGPU_HAVE_CUDA
 // The same nodes from host memory through the GPU (upload, build, download).
@@ -47,9 +55,13 @@ double padd_throughput(std::span<const bls12_377::TePrecomputed> bases, size_t t
                        bls12_377::TeExtended* check);
 double padd_latency_us(std::span<const bls12_377::TePrecomputed> bases, size_t chain, bls12_377::TeExtended* check);
 
-// The CUDA batch with batches of up to coop_max signatures on the 4-lanes-per-signature kernel.
-void ed25519_verify_gpu(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode, size_t coop_max);
-// Milliseconds per run of the verification kernel alone on a batch already on the device.
+// The CUDA batch (host items in, verdicts out) with this tuning.
+void ed25519_verify_gpu(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
+                        const Ed25519GpuTuning& tuning);
+// Milliseconds per run of verifying the batch already on the device (ed25519_timing.cu): the
+// items packed and uploaded once, then ed25519_verify_batch_device timed with CUDA events on a
+// stream of its own after `warmup` untimed runs. With coop_max, the backend's entry behind that
+// call, with that kernel choice. Error(InvalidArgument) for warmup < 0 or runs < 1.
 std::vector<double> time_ed25519_kernel(std::span<const Ed25519Item> items, Ed25519Mode mode, int warmup, int runs,
                                         std::optional<size_t> coop_max);
 #endif
