@@ -1,4 +1,4 @@
-// BLS12-377 MSM and PADD on the GPU against the CPU backend on fresh random inputs, with the GPU
+// BLS12-377 MSM on the GPU against the CPU backend on fresh random inputs, with the GPU
 // workspace poisoned (0xff bytes) before every MSM (MsmGpuOptions::poison_workspace). Every test
 // skips without a usable GPU.
 // ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20, 12 in small mode).
@@ -348,25 +348,6 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   }
 }
 
-TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
-  ZKGPU_REQUIRE_GPU();
-  Rng rng(45);
-  const size_t nb = 1000, threads = 4096, adds = 7;
-  std::vector<Scalar> a(nb);
-  for (auto& x : a) x = random_scalar(rng);
-  std::vector<TePrecomputed> bases = precompute_te(points_with_dlogs(a));
-  TeExtended got{};
-  double rate = bls12_377::cuda::padd_throughput(bases.data(), nb, threads, adds, &got);
-  EXPECT_GT(rate, 0);
-  TeExtended want = TeExtended::identity();
-  for (size_t k = 0; k < adds; ++k) want = te_add_precomputed(want, bases[(k * threads) % nb]);
-  EXPECT_EQ(to_affine(got), to_affine(want));
-  double us = bls12_377::cuda::padd_latency_us(bases.data(), nb, 2500, &got);
-  EXPECT_GT(us, 0);
-  want = TeExtended::identity();
-  for (size_t k = 0; k < 2500; ++k) want = te_add_precomputed(want, bases[k % nb]);
-  EXPECT_EQ(to_affine(got), to_affine(want));
-}
 #endif
 
 #if ZKGPU_HAVE_CUDA
