@@ -140,12 +140,6 @@ class BatchPipeline {
       opt.times->wall_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // Slot i with room for a chunk of plan p (time_verify_device runs one resident chunk).
-  BatchSlot& slot_for(int i, const ChunkPlan& p) {
-    ensure(slots_[size_t(i)], p);
-    return slots_[size_t(i)];
-  }
-
  private:
   static size_t align(size_t b) { return (b + ALIGN - 1) / ALIGN * ALIGN; }
   // Under a budget every chunk's block fits one slot's share (chunk_under_budget), so blocks never
