@@ -37,6 +37,21 @@ nb::tuple dlpack_view(nb::ndarray<> a) {
                         t.lanes, a.device_type(), a.device_id());
 }
 
+using LdeDeviceFn = void (*)(const BabyBear*, unsigned, size_t, unsigned, BabyBear, BabyBear*, GpuStream);
+
+void def_lde(nb::module_& m, const char* name, LdeDeviceFn fn, const char* input) {
+  m.def(
+      name,
+      [fn](uintptr_t in, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
+           uintptr_t stream) {
+        const BabyBear s = field_arg(shift, "shift");
+        nb::gil_scoped_release unlocked;
+        fn(ptr<const BabyBear>(in), log_n, cols, log_blowup, s, ptr<BabyBear>(out), stream_of(stream));
+      },
+      nb::arg(input), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
+      nb::arg("stream"));
+}
+
 }  // namespace
 
 void bind_device(nb::module_& m) {
@@ -50,27 +65,8 @@ void bind_device(nb::module_& m) {
                    stream_of(stream));
       },
       nb::arg("matrix"), nb::arg("log_n"), nb::arg("cols"), nb::arg("inverse"), nb::arg("shift"), nb::arg("stream"));
-  m.def(
-      "coset_lde_device",
-      [](uintptr_t evals, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
-         uintptr_t stream) {
-        const BabyBear s = field_arg(shift, "shift");
-        nb::gil_scoped_release unlocked;
-        coset_lde_device(ptr<const BabyBear>(evals), log_n, cols, log_blowup, s, ptr<BabyBear>(out), stream_of(stream));
-      },
-      nb::arg("evals"), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
-      nb::arg("stream"));
-  m.def(
-      "lde_from_coeffs_device",
-      [](uintptr_t coeffs, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
-         uintptr_t stream) {
-        const BabyBear s = field_arg(shift, "shift");
-        nb::gil_scoped_release unlocked;
-        lde_from_coeffs_device(ptr<const BabyBear>(coeffs), log_n, cols, log_blowup, s, ptr<BabyBear>(out),
-                               stream_of(stream));
-      },
-      nb::arg("coeffs"), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
-      nb::arg("stream"));
+  def_lde(m, "coset_lde_device", &coset_lde_device, "evals");
+  def_lde(m, "lde_from_coeffs_device", &lde_from_coeffs_device, "coeffs");
   m.def(
       "poseidon2_permute_device",
       [](uintptr_t states, size_t n, int width, std::string_view constants, uintptr_t stream) {
