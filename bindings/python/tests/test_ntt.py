@@ -131,3 +131,10 @@ def test_montgomery_round_trip(rng):
     np.testing.assert_array_equal(zkgpu.from_montgomery(w), v)
     with pytest.raises(zkgpu.InvalidArgument):
         zkgpu.from_montgomery(np.array([P], np.uint32))
+
+
+def test_device_functions_refuse_host_arrays():
+    with pytest.raises(zkgpu.InvalidArgument, match="not in GPU memory"):
+        zkgpu.ntt_device(np.zeros(8, np.uint32))
+    with pytest.raises(zkgpu.InvalidArgument, match="not a GPU array"):
+        zkgpu.poseidon2_permute_device([[0] * 16])

@@ -105,6 +105,10 @@ def view(obj, what: str, itemsize: int, stream, writable: bool) -> DeviceArray:
 
 
 def _from_dlpack(obj, what, itemsize, handle) -> DeviceArray:
+    dev = getattr(obj, "__dlpack_device__", None)
+    if dev is not None and dev()[0] not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise InvalidArgument(f"{what}: the array is not in GPU memory (DLPack device type {dev()[0]}); "
+                              "host arrays go to the functions without _device")
     dl_stream = 1 if handle == 0 else handle  # DLPack: 1 is the legacy default stream; 0 is disallowed
     try:
         capsule = obj.__dlpack__(stream=dl_stream)
