@@ -89,15 +89,17 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
     const auto a = nb::cast<U8In>(items, /*convert=*/false);
     if (a.ndim() != 2) throw_invalid(std::string(what) + ": an array of items must be 2-D (n, item bytes)");
     keep_ = nb::borrow(items);
-    const size_t n = a.shape(0), k = a.shape(1);
-    views_.reserve(n);
-    for (size_t i = 0; i < n; ++i) views_.push_back({a.data() + i * k, k});
+    n_ = a.shape(0);
+    width_ = a.shape(1);
+    static const uint8_t empty = 0;  // rows of width 0 still need a base to be told from a sequence
+    base_ = a.size() ? a.data() : &empty;
     return;
   }
   if (!PySequence_Check(items.ptr()) || PyBytes_Check(items.ptr()) || PyUnicode_Check(items.ptr()))
     throw_invalid(std::string(what) + ": expected a sequence of bytes-like objects or a 2-D uint8 array");
   const Py_ssize_t n = PySequence_Size(items.ptr());
   if (n < 0) throw nb::python_error();
+  n_ = size_t(n);
   views_.reserve(size_t(n));
   held_.reserve(size_t(n));
   for (Py_ssize_t i = 0; i < n; ++i) {
