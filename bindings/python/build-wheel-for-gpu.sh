@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 build=${BUILD:-build}
 py=${PYTHON:-python3.12}
-prefix=$root/.carry-py/prefix
+prefix=$root/$build/python-gpu-prefix
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 grep -q "set(ZKGPU_HAVE_CUDA ON)" "$prefix/lib/cmake/zkgpu/zkgpuConfig.cmake" ||
