@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 build=${BUILD:-build}
 py=${PYTHON:-python3.12}
-prefix=$root/$build/python-gpu-prefix
+prefix=$(cd "$build" && pwd)/python-gpu-prefix
 rm -rf "$prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 grep -q "set(ZKGPU_HAVE_CUDA ON)" "$prefix/lib/cmake/zkgpu/zkgpuConfig.cmake" ||
