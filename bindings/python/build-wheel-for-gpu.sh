@@ -11,7 +11,6 @@
 # (default python3.12).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-root=$(pwd)
 build=${BUILD:-build}
 py=${PYTHON:-python3.12}
 prefix=$(cd "$build" && pwd)/python-gpu-prefix

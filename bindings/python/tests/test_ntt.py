@@ -138,3 +138,14 @@ def test_device_functions_refuse_host_arrays():
         zkgpu.ntt_device(np.zeros(8, np.uint32))
     with pytest.raises(zkgpu.InvalidArgument, match="not a GPU array"):
         zkgpu.poseidon2_permute_device([[0] * 16])
+
+
+def test_scalar_arguments_are_checked():
+    v = np.zeros(4, np.uint32)
+    for shift in (-1, 2.0, True, zkgpu.P):
+        with pytest.raises(zkgpu.InvalidArgument, match="shift"):
+            zkgpu.ntt(v, shift=shift)
+    with pytest.raises(zkgpu.InvalidArgument, match="log_blowup"):
+        zkgpu.lde_from_coeffs(v, -1)
+    with pytest.raises(zkgpu.InvalidArgument, match="num_variables"):
+        zkgpu.WhirParams(num_variables=-3)

@@ -76,7 +76,7 @@ def test_bad_arguments(statement):
     with pytest.raises(zkgpu.InvalidArgument, match="num_evals|2\\^10"):
         zkgpu.whir_prove(PARAMS, evals[:512], points, values)
     with pytest.raises(zkgpu.InvalidArgument, match="soundness"):
-        zkgpu.WhirParams(num_variables=10, soundness="maybe").derive()
+        zkgpu.WhirParams(num_variables=10, soundness="maybe")
     bad = evals.copy()
     bad[3] = zkgpu.P
     with pytest.raises(zkgpu.InvalidArgument):

@@ -96,3 +96,19 @@ def log2_rows(rows: int, what: str) -> int:
 def matrix_shape(a: np.ndarray) -> tuple[int, int]:
     """(rows, cols) of a (rows,) or (rows, cols) array."""
     return (a.shape[0], 1) if a.ndim == 1 else (a.shape[0], a.shape[1])
+
+
+def field_scalar(value, what: str) -> int:
+    """One canonical BabyBear value given as a Python int (a shift, say)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidArgument(f"{what}: expected an int, got {type(value).__name__}")
+    if not 0 <= int(value) < P:
+        raise InvalidArgument(f"{what} = {value} is not a canonical BabyBear value (must be in 0..p-1, p = {P})")
+    return int(value)
+
+
+def count(value, what: str, limit: int = 1 << 32) -> int:
+    """A non-negative int argument below limit."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < limit:
+        raise InvalidArgument(f"{what} = {value!r}: expected an int in 0..{limit - 1}")
+    return int(value)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core, _gpu
-from ._arrays import P, backend as _backend, field, log2_rows, matrix_shape
+from ._arrays import P, backend as _backend, count, field, field_scalar, log2_rows, matrix_shape
 from ._errors import InvalidArgument
 
 DEFAULT_COSET_SHIFT = 31  # Plonky3's default coset shift (the multiplicative generator)
@@ -30,7 +30,8 @@ def ntt(values, inverse: bool = False, shift: int = 1, backend: str = "auto"):
     a = field(values, "values")
     rows, cols = matrix_shape(a)
     out = np.empty_like(a)
-    _core.ntt_into(a, out, log2_rows(rows, "values"), cols, bool(inverse), int(shift), _backend(backend))
+    _core.ntt_into(a, out, log2_rows(rows, "values"), cols, bool(inverse), field_scalar(shift, "shift"),
+                   _backend(backend))
     return out
 
 
@@ -50,10 +51,11 @@ def _lde(fn, values, log_blowup, shift, backend, what):
     a = field(values, what)
     rows, cols = matrix_shape(a)
     log_n = log2_rows(rows, what)
-    if log_blowup < 0 or log_n + log_blowup > 27:
+    log_blowup = count(log_blowup, "log_blowup", 28)
+    if log_n + log_blowup > 27:
         raise InvalidArgument(f"log_blowup = {log_blowup}: need 0 <= log_blowup and k + log_blowup <= 27 (k = {log_n})")
     out = np.empty(((rows << log_blowup),) + a.shape[1:], dtype=np.uint32)
-    fn(a, out, log_n, cols, int(log_blowup), int(shift), _backend(backend))
+    fn(a, out, log_n, cols, log_blowup, field_scalar(shift, "shift"), _backend(backend))
     return out
 
 
@@ -102,7 +104,7 @@ def ntt_device(matrix, inverse: bool = False, shift: int = 1, stream=None) -> No
     canonical values alike: each comes back in the form it went in. Words must be < p (not
     checked on the device)."""
     v, rows, cols = _device_matrix(matrix, "matrix", stream, True)
-    _core.ntt_device(v.ptr, log2_rows(rows, "matrix"), cols, bool(inverse), int(shift), v.stream)
+    _core.ntt_device(v.ptr, log2_rows(rows, "matrix"), cols, bool(inverse), field_scalar(shift, "shift"), v.stream)
 
 
 def coset_lde_device(evals, out, log_blowup: int, shift: int = DEFAULT_COSET_SHIFT, stream=None) -> None:
@@ -120,6 +122,7 @@ def _lde_device(fn, src, out, log_blowup, shift, stream, what):
     v, rows, cols = _device_matrix(src, what, stream, False)
     o, orows, ocols = _device_matrix(out, "out", v.stream if stream is None else stream, True)
     log_n = log2_rows(rows, what)
+    log_blowup = count(log_blowup, "log_blowup", 28)
     if ocols != cols or orows != rows << log_blowup:
         raise InvalidArgument(f"out: shape {o.shape}, expected ({rows << log_blowup}, {cols})")
-    fn(v.ptr, log_n, cols, int(log_blowup), int(shift), o.ptr, v.stream)
+    fn(v.ptr, log_n, cols, log_blowup, field_scalar(shift, "shift"), o.ptr, v.stream)
