@@ -30,11 +30,20 @@ namespace {
 }
 }  // namespace
 
+// Whole arrays are converted on every call, so from this many words on the passes use the
+// library's OpenMP threads (a serial pass would cost more than a multi-threaded transform).
+constexpr size_t PARALLEL_WORDS = size_t(1) << 16;
+
 void load_canonical(std::span<const uint32_t> in, BabyBear* out, const char* what) {
   // Checked in full before the first write: `out` may be the caller's own memory.
-  for (size_t i = 0; i < in.size(); ++i)
-    if (in[i] >= BabyBear::P) not_canonical(what, i, in[i]);
-  for (size_t i = 0; i < in.size(); ++i) out[i] = BabyBear::from_canonical(in[i]);
+  const size_t n = in.size();
+  size_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i)
+    if (in[i] >= BabyBear::P && i < first_bad) first_bad = i;
+  if (first_bad < n) not_canonical(what, first_bad, in[first_bad]);
+#pragma omp parallel for schedule(static) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i) out[i] = BabyBear::from_canonical(in[i]);
 }
 
 std::vector<BabyBear> load_canonical(std::span<const uint32_t> in, const char* what) {
@@ -58,7 +67,9 @@ BabyBear field_arg(uint64_t value, const char* what) {
 }
 
 void store_canonical(std::span<const BabyBear> in, uint32_t* out) {
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[i].canonical();
+  const size_t n = in.size();
+#pragma omp parallel for schedule(static) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i) out[i] = in[i].canonical();
 }
 
 namespace {

@@ -149,3 +149,29 @@ def test_scalar_arguments_are_checked():
         zkgpu.lde_from_coeffs(v, -1)
     with pytest.raises(zkgpu.InvalidArgument, match="num_variables"):
         zkgpu.WhirParams(num_variables=-3)
+
+
+def test_out_arrays_and_in_place(rng):
+    m = random_field(rng, (16, 3))
+    want = zkgpu.ntt(m)
+    out = np.full_like(m, 0xFFFFFFFF)
+    assert zkgpu.ntt(m, out=out) is out
+    np.testing.assert_array_equal(out, want)
+    inplace = m.copy()
+    zkgpu.ntt(inplace, out=inplace)
+    np.testing.assert_array_equal(inplace, want)
+    lde = np.empty((64, 3), np.uint32)
+    np.testing.assert_array_equal(zkgpu.coset_lde(m, 2, out=lde), zkgpu.coset_lde(m, 2))
+    s = random_field(rng, (5, 24))
+    want_s = zkgpu.poseidon2_permute(s)
+    zkgpu.poseidon2_permute(s, out=s)
+    np.testing.assert_array_equal(s, want_s)
+    bad = m.copy()
+    bad[2, 1] = zkgpu.P
+    target = bad.copy()
+    with pytest.raises(zkgpu.InvalidArgument):
+        zkgpu.ntt(target, out=target)
+    np.testing.assert_array_equal(target, bad)  # refused before anything was written
+    for wrong in (np.empty((16, 2), np.uint32), np.empty((16, 3), np.int64), np.empty((3, 16), np.uint32).T):
+        with pytest.raises(zkgpu.InvalidArgument, match="out"):
+            zkgpu.ntt(m, out=wrong)

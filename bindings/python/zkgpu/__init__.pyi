@@ -54,15 +54,16 @@ def release_gpu_caches() -> None:
 
 # BabyBear NTT and low-degree extensions
 def ntt(values: Union[FieldArray, GpuArray], inverse: bool = False, shift: int = 1,
-        backend: Backend = "auto") -> Any:
+        backend: Backend = "auto", out: Optional[npt.NDArray[np.uint32]] = None) -> Any:
     """Forward / inverse NTT of each column of a (2^k,) or (2^k, cols) array (Plonky3's dft_batch);
     NumPy in, a new NumPy uint32 array out (a GPU array in, a new array of its library out)."""
 
-def coset_lde(evals: FieldArray, log_blowup: int, shift: int = 31, backend: Backend = "auto") -> npt.NDArray[np.uint32]:
+def coset_lde(evals: FieldArray, log_blowup: int, shift: int = 31, backend: Backend = "auto",
+              out: Optional[npt.NDArray[np.uint32]] = None) -> npt.NDArray[np.uint32]:
     """Low-degree extension of evaluations over H to shift * H' (|H'| = 2^(k + log_blowup))."""
 
-def lde_from_coeffs(coeffs: FieldArray, log_blowup: int, shift: int = 1,
-                    backend: Backend = "auto") -> npt.NDArray[np.uint32]:
+def lde_from_coeffs(coeffs: FieldArray, log_blowup: int, shift: int = 1, backend: Backend = "auto",
+                    out: Optional[npt.NDArray[np.uint32]] = None) -> npt.NDArray[np.uint32]:
     """Zero-pad coefficients to 2^(k + log_blowup) rows and evaluate over shift * H'."""
 
 def to_montgomery(values: FieldArray) -> npt.NDArray[np.uint32]:
@@ -83,7 +84,8 @@ def lde_from_coeffs_device(coeffs: GpuArray, out: GpuArray, log_blowup: int, shi
 
 # Poseidon2 and Merkle trees
 def poseidon2_permute(states: Union[FieldArray, GpuArray], constants: str = "plonky3", field: str = "babybear",
-                      backend: Backend = "auto", progress: Progress = None) -> Any:
+                      backend: Backend = "auto", progress: Progress = None,
+                      out: Optional[npt.NDArray[np.uint32]] = None) -> Any:
     """Poseidon2 of each row of an (n, 16) or (n, 24) array: a new (n, width) uint32 array."""
 
 def poseidon2_permute_device(states: GpuArray, constants: str = "plonky3", stream: Stream = None) -> None:

@@ -112,3 +112,16 @@ def count(value, what: str, limit: int = 1 << 32) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < limit:
         raise InvalidArgument(f"{what} = {value!r}: expected an int in 0..{limit - 1}")
     return int(value)
+
+
+def output(out, shape: tuple, what: str = "out") -> np.ndarray:
+    """A caller's output array: exactly uint32, C-contiguous, writable and of this shape (an
+    output is written in place, so it is never copied or converted)."""
+    if out is None:
+        return np.empty(shape, dtype=np.uint32)
+    if not isinstance(out, np.ndarray) or out.dtype != np.uint32 or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise InvalidArgument(f"{what}: must be a writable C-contiguous uint32 NumPy array")
+    if out.shape != tuple(shape):
+        raise InvalidArgument(f"{what}: shape {out.shape}, expected {tuple(shape)}")
+    return out
