@@ -13,6 +13,11 @@
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
+#include "zkgpu/status.hpp"
+
+#if ZKGPU_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace zkgpu::python {
 
@@ -37,6 +42,37 @@ nb::tuple dlpack_view(nb::ndarray<> a) {
                         t.lanes, a.device_type(), a.device_id());
 }
 
+// Stream ordering for the Python layer, where it cannot ask the array's producer (DLPack does
+// that): an array known only through __cuda_array_interface__ whose stream is not the one the work
+// runs on, and the results handed back to a library (JAX, Numba, ...) whose stream zkgpu does
+// not know. Every CUDA call is checked; without the CUDA backend they are Error(Unavailable).
+#if ZKGPU_HAVE_CUDA
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(ErrorCode::CudaError, std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+void stream_synchronize(uintptr_t stream) {
+  nb::gil_scoped_release unlocked;
+  cuda_check(cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
+}
+
+// Work enqueued on `waiter` from now on starts after what `producer` holds now.
+void stream_wait(uintptr_t waiter, uintptr_t producer) {
+  if (waiter == producer) return;
+  cudaEvent_t ev = nullptr;
+  cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t e = cudaEventRecord(ev, reinterpret_cast<cudaStream_t>(producer));
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(waiter), ev, 0);
+  const cudaError_t d = cudaEventDestroy(ev);  // released once the wait has been enqueued
+  cuda_check(e, "cudaEventRecord / cudaStreamWaitEvent");
+  cuda_check(d, "cudaEventDestroy");
+}
+#else
+[[noreturn]] void no_cuda() { throw Error(ErrorCode::Unavailable, cuda_unavailable_reason()); }
+void stream_synchronize(uintptr_t) { no_cuda(); }
+void stream_wait(uintptr_t, uintptr_t) { no_cuda(); }
+#endif
+
 using LdeDeviceFn = void (*)(const BabyBear*, unsigned, size_t, unsigned, BabyBear, BabyBear*, GpuStream);
 
 void def_lde(nb::module_& m, const char* name, LdeDeviceFn fn, const char* input) {
@@ -56,6 +92,8 @@ void def_lde(nb::module_& m, const char* name, LdeDeviceFn fn, const char* input
 
 void bind_device(nb::module_& m) {
   m.def("dlpack_view", &dlpack_view, nb::arg("capsule"));
+  m.def("stream_synchronize", &stream_synchronize, nb::arg("stream"));
+  m.def("stream_wait", &stream_wait, nb::arg("waiter"), nb::arg("producer"));
   m.def(
       "ntt_device",
       [](uintptr_t matrix, unsigned log_n, size_t cols, bool inverse, uint64_t shift, uintptr_t stream) {

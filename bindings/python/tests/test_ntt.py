@@ -133,6 +133,13 @@ def test_montgomery_round_trip(rng):
         zkgpu.from_montgomery(np.array([P], np.uint32))
 
 
+def test_stream_helpers_without_a_gpu():
+    if zkgpu.cuda_usable():
+        pytest.skip("a GPU is usable here")
+    with pytest.raises((zkgpu.Unavailable, zkgpu.CudaError)):
+        zkgpu._core.stream_synchronize(0)
+
+
 def test_device_functions_refuse_host_arrays():
     with pytest.raises(zkgpu.InvalidArgument, match="not in GPU memory"):
         zkgpu.ntt_device(np.zeros(8, np.uint32))

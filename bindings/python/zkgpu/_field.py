@@ -27,6 +27,7 @@ def ntt(values, inverse: bool = False, shift: int = 1, backend: str = "auto", ou
         out = _gpu.copy_like(values)
         _require_below_p(out, "values")
         ntt_device(out, inverse=inverse, shift=shift)
+        _gpu.hand_back(out)
         return out
     a = field(values, "values")
     rows, cols = matrix_shape(a)
