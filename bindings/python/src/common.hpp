@@ -75,6 +75,10 @@ class ByteItems {
   ByteItems& operator=(const ByteItems&) = delete;
 
   size_t size() const { return n_; }
+  // An array's items are its rows: width() bytes each, back to back from data().
+  bool is_array() const { return base_ != nullptr; }
+  const uint8_t* data() const { return base_; }
+  size_t width() const { return width_; }
   std::span<const uint8_t> operator[](size_t i) const {
     return base_ ? std::span<const uint8_t>(base_ + i * width_, width_) : views_[i];
   }
