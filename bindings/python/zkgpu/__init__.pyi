@@ -16,23 +16,8 @@ ByteItems = Union[npt.NDArray[np.uint8], Sequence[Union[bytes, bytearray, memory
 GpuArray = Any  # any DLPack / __cuda_array_interface__ object: CuPy, PyTorch, JAX, Numba, ...
 Stream = Union[None, int, Any]  # a cudaStream_t as int, or a cupy / torch stream object
 
-class Error(Exception):
-    """Base class of every error zkgpu raises."""
-
-class InvalidArgument(Error, ValueError):
-    """Wrong dtype, shape, size or name; a value >= p; an array on another device."""
-
-class OutOfMemory(Error, MemoryError):
-    """A host or GPU allocation failed, or the work does not fit the device memory budget."""
-
-class Unavailable(Error, RuntimeError):
-    """backend="cuda" without the CUDA backend or a usable GPU."""
-
-class CudaError(Error, RuntimeError):
-    """Any other CUDA runtime failure."""
-
-class Internal(Error, RuntimeError):
-    """A bug in zkgpu: please report the message."""
+from ._errors import CudaError as CudaError, Error as Error, Internal as Internal
+from ._errors import InvalidArgument as InvalidArgument, OutOfMemory as OutOfMemory, Unavailable as Unavailable
 
 def cuda_built() -> bool:
     """Whether this build of the library has the CUDA backend."""
