@@ -11,7 +11,7 @@ from zkgpu import _bench
 
 @pytest.mark.parametrize("op", _bench.OPS)
 def test_bench_smoke(op, capsys):
-    assert _bench.main([op, "--sizes", "1,3", "--backend", "cpu", "--min-time", "0.001", "--no-bar", "--json"]) == 0
+    assert _bench.main([op, "--sizes", "1,3", "--backend", "cpu", "--min-time", "0.001", "--rounds", "1", "--no-bar", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["items"] for r in rows] == [1, 3]
     for r in rows:
