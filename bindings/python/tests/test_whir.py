@@ -1,7 +1,6 @@
 """WHIR through Python: parameters, an honest proof that verifies, rejections with reasons, and the
 proof bytes being the same on every call (deterministic PoW)."""
 
-import numpy as np
 import pytest
 
 import zkgpu
