@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "bench_support/msm_inputs.hpp"
+#include "bench_support/msm_timing.hpp"
+#include "bench_support/padd_gpu.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/msm.hpp"
 #include "zkgpu/status.hpp"
-#if ZKGPU_HAVE_CUDA
-#include "msm/cuda/api.hpp"
-#endif
 
 namespace zkgpu {
 namespace {
@@ -168,8 +167,8 @@ void BM_PaddGpu(benchmark::State& st) {
   }
   double rate = 0, lat = 0;
   for (auto _ : st) {
-    rate = bls12_377::cuda::padd_throughput(padd_bases().data(), padd_bases().size(), size_t{1} << 20, 256, nullptr);
-    lat = bls12_377::cuda::padd_latency_us(padd_bases().data(), padd_bases().size(), 20000, nullptr);
+    rate = bench::padd_throughput(padd_bases(), size_t{1} << 20, 256, nullptr);
+    lat = bench::padd_latency_us(padd_bases(), 20000, nullptr);
   }
   st.counters["M_PADD/s"] = rate / 1e6;
   st.counters["latency_us"] = lat;
@@ -199,9 +198,8 @@ void BM_MsmGpuResident(benchmark::State& st) {
   }
   const size_t n = size_t{1} << st.range(0);
   MsmBases bases(random_g1_points(n, 13), false);
-  bases.upload();
   std::vector<Scalar> s = random_scalars(n, 14);
-  std::vector<double> ms = bls12_377::cuda::time_msm_resident(*bases.device(), s.data(), n, 0, 1, 5);
+  std::vector<double> ms = bench::time_msm_resident(bases, s, 0, 5);
   size_t i = 0;
   for (auto _ : st) st.SetIterationTime(ms[i++ % ms.size()] * 1e-3);
 #else

@@ -99,10 +99,7 @@ void add_ed25519_command(CLI::App& app) {
   add_common_options(verify, {.backend = &o->backend});
   verify->add_option("--gpu-crossover", o->gpu_crossover,
                      "--backend auto verifies on the GPU from this many signatures (`ed25519 bench` measures it)");
-  verify->callback([o] {
-    const int rc = run_verify(*o);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  verify->callback([o] { check_rc(run_verify(*o)); });
 
   auto* gen = ed->add_subcommand(
       "generate", "Print signed pk:sig:msg lines (libsodium, keys and messages from --seed): input for `verify`");

@@ -1,5 +1,6 @@
 // `zkgpu ed25519 bench`: verification throughput against batch size, side by side in one run —
-// the GPU end to end (host buffers in, verdicts out) and kernel-only, our CPU backend on all
+// the GPU end to end (host buffers in, verdicts out; Ed25519Items and the packed arrays) and
+// kernel-only (the device-pointer call on resident arrays), our CPU backend on all
 // threads, libsodium (crypto_sign_verify_detached) and OpenSSL (EVP_DigestVerify) on all threads —
 // then per-core rates (ours, ours ZIP-215 batch equation, libsodium, OpenSSL) and the crossover:
 // the smallest batch from which the GPU beats our CPU backend at every larger measured size.
@@ -39,7 +40,8 @@ struct Options {
   size_t msg_len = 64;
   double min_time = 0.25;  // seconds of repetitions per measurement
   std::string save_crossover, plot;
-  std::optional<uint64_t> coop_max;  // GPU: chunks up to this size use the 4-lanes-per-signature kernel
+  std::optional<uint64_t> coop_max;   // GPU: chunks up to this size use the 4-lanes-per-signature kernel
+  std::optional<uint64_t> min_chunk;  // GPU: chunks hold at least this many signatures
 };
 
 // Signatures made once (libsodium, in parallel); batches of any size view them cyclically, so
@@ -56,6 +58,23 @@ struct Pool {
       for (size_t j = 0; j < len; ++j) msgs[len * i + j] = static_cast<uint8_t>(i * 131 + j * 7);
       crypto_sign_detached(&sigs[64 * i], nullptr, &msgs[len * i], len, sk);
     }
+  }
+  // The same items as one packed batch (Ed25519PackedBatch), owned.
+  struct Packed {
+    std::vector<uint8_t> keys, sigs, msgs;
+    std::vector<uint64_t> offsets{0};
+    Ed25519PackedBatch batch() const { return {keys, sigs, msgs, offsets}; }
+  };
+  Packed packed(size_t count) const {
+    Packed p;
+    for (size_t i = 0; i < count; ++i) {
+      const size_t k = i % n;
+      p.keys.insert(p.keys.end(), &keys[32 * k], &keys[32 * k] + 32);
+      p.sigs.insert(p.sigs.end(), &sigs[64 * k], &sigs[64 * k] + 64);
+      p.msgs.insert(p.msgs.end(), &msgs[msg_len * k], &msgs[msg_len * k] + msg_len);
+      p.offsets.push_back(p.msgs.size());
+    }
+    return p;
   }
   std::vector<Ed25519Item> items(size_t count) const {
     std::vector<Ed25519Item> v(count);
@@ -114,7 +133,8 @@ double time_peer(const std::vector<Ed25519Item>& items, bool (*verify)(const Ed2
 
 struct Row {
   size_t n = 0;
-  double gpu_s = -1, gpu_kernel_s = -1, cpu_s = -1, sodium_s = -1, openssl_s = -1;  // -1: not measured
+  // -1: not measured; gpu_packed_s is the packed-array call (what the Go binding reaches)
+  double gpu_s = -1, gpu_packed_s = -1, gpu_kernel_s = -1, cpu_s = -1, sodium_s = -1, openssl_s = -1;
 };
 
 nlohmann::json rate(double s, size_t n) { return s > 0 ? nlohmann::json(double(n) / s) : nlohmann::json(nullptr); }
@@ -133,14 +153,15 @@ int run_bench(const Options& o) {
   if (!o.save_crossover.empty() && !gpu)
     throw_invalid("--save-crossover needs a usable GPU (" + cuda_unavailable_reason() + "); nothing measured");
 #if ZKGPU_HAVE_CUDA
-  std::optional<size_t> coop_max;
-  if (o.coop_max) coop_max = static_cast<size_t>(*o.coop_max);
+  bench::Ed25519GpuTuning tuning;
+  if (o.coop_max) tuning.coop_max = static_cast<size_t>(*o.coop_max);
+  if (o.min_chunk) tuning.min_chunk_items = static_cast<size_t>(*o.min_chunk);
 #endif
-  // The public call, unless --coop-max asks the CUDA backend for another kernel choice.
+  // The public call, unless --coop-max or --min-chunk asks the CUDA backend for other values.
   auto gpu_verify = [&](std::span<const Ed25519Item> items, std::span<uint8_t> out) {
 #if ZKGPU_HAVE_CUDA
-    if (coop_max) {
-      bench::ed25519_verify_gpu(items, out, mode, *coop_max);
+    if (tuning.any()) {
+      bench::ed25519_verify_gpu(items, out, mode, tuning);
       return;
     }
 #endif
@@ -162,8 +183,13 @@ int run_bench(const Options& o) {
     if (gpu) {
       r.gpu_s = time_call([&] { gpu_verify(items, out); }, min_time);
       check();
+      const Pool::Packed packed = pool.packed(r.n);
+      r.gpu_packed_s = time_call(
+          [&] { ed25519_verify_batch(packed.batch(), out, mode, Ed25519BatchOptions{.backend = Backend::Cuda}); },
+          min_time);
+      check();
 #if ZKGPU_HAVE_CUDA
-      const auto k = bench::time_ed25519_kernel(items, mode, 1, o.quick ? 1 : 5, coop_max);
+      const auto k = bench::time_ed25519_kernel(items, mode, 1, o.quick ? 1 : 5, tuning.coop_max);
       double best = 1e30;
       for (double x : k) best = std::min(best, x);
       r.gpu_kernel_s = best / 1e3;
@@ -233,11 +259,14 @@ int run_bench(const Options& o) {
     j["message_bytes"] = o.msg_len;
     j["cpu_threads"] = threads;
     j["gpu"] = gpu ? nlohmann::json(gpu_info()->name) : nlohmann::json(nullptr);
+    j["gpu_coop_max"] = o.coop_max ? nlohmann::json(*o.coop_max) : nlohmann::json(nullptr);  // null: default
+    j["gpu_min_chunk"] = o.min_chunk ? nlohmann::json(*o.min_chunk) : nlohmann::json(nullptr);
     j["rows"] = nlohmann::json::array();
     for (const Row& r : rows)
       j["rows"].push_back({{"n", r.n},
                            {"gpu_ms", ms(r.gpu_s)},
                            {"gpu_per_s", rate(r.gpu_s, r.n)},
+                           {"gpu_packed_per_s", rate(r.gpu_packed_s, r.n)},
                            {"gpu_kernel_ms", ms(r.gpu_kernel_s)},
                            {"gpu_kernel_per_s", rate(r.gpu_kernel_s, r.n)},
                            {"cpu_ms", ms(r.cpu_s)},
@@ -253,8 +282,8 @@ int run_bench(const Options& o) {
   }
   std::printf("ed25519 verify, mode %s, %zu-byte messages, %d CPU threads, GPU: %s\n", to_string(mode), o.msg_len,
               threads, gpu ? gpu_info()->name.c_str() : "none");
-  std::printf("%10s %12s %14s %14s %14s %14s %14s\n", "n", "gpu ms", "gpu /s", "gpu kernel /s", "cpu /s",
-              "libsodium /s", "openssl /s");
+  std::printf("%10s %12s %14s %14s %14s %14s %14s %14s\n", "n", "gpu ms", "gpu /s", "gpu packed /s", "gpu kernel /s",
+              "cpu /s", "libsodium /s", "openssl /s");
   auto cell = [](double s, size_t n) {
     char b[32];
     if (s > 0)
@@ -264,9 +293,9 @@ int run_bench(const Options& o) {
     return std::string(b);
   };
   for (const Row& r : rows) {
-    std::printf("%10zu %12s %s %s %s %s %s\n", r.n, format_time(r.gpu_s > 0 ? r.gpu_s * 1e3 : -1).c_str(),
-                cell(r.gpu_s, r.n).c_str(), cell(r.gpu_kernel_s, r.n).c_str(), cell(r.cpu_s, r.n).c_str(),
-                cell(r.sodium_s, r.n).c_str(), cell(r.openssl_s, r.n).c_str());
+    std::printf("%10zu %12s %s %s %s %s %s %s\n", r.n, format_time(r.gpu_s > 0 ? r.gpu_s * 1e3 : -1).c_str(),
+                cell(r.gpu_s, r.n).c_str(), cell(r.gpu_packed_s, r.n).c_str(), cell(r.gpu_kernel_s, r.n).c_str(),
+                cell(r.cpu_s, r.n).c_str(), cell(r.sodium_s, r.n).c_str(), cell(r.openssl_s, r.n).c_str());
   }
   std::printf("per core (/s): ours %.4g, ours zip215 batch equation %.4g, libsodium %.4g, openssl %.4g\n",
               per_core_n / ours1, per_core_n / rlc1, per_core_n / sodium1, per_core_n / openssl1);
@@ -295,6 +324,10 @@ void add_ed25519_bench_command(CLI::App& ed) {
   b->add_option("--coop-max", o->coop_max,
                 "GPU: batches up to this size use the 4-lanes-per-signature kernel (0 = never; default 8192)")
       ->check(CLI::Range(int64_t{0}, static_cast<int64_t>(bench::ed25519_max_chunk_items())));
+  b->add_option("--min-chunk", o->min_chunk,
+                "GPU end to end: chunks hold at least this many signatures (default 4096; smaller lets a "
+                "small batch's chunks overlap on the 3 streams)")
+      ->check(CLI::Range(int64_t{1}, static_cast<int64_t>(bench::ed25519_max_chunk_items())));
   b->add_option("--plot", o->plot, "Write a log-log PNG chart of throughput vs batch size");
   b->callback([o] {
     int rc = run_bench(*o);

@@ -5,7 +5,6 @@
 // no item is rejected, 1 when some is; an unparsable line is reported on stderr with exit status 2
 // and no output; empty input gives a notice on stderr.
 #include <iostream>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "io/hex_lines.hpp"
 #include "options.hpp"
 #include "pq_bench.hpp"
+#include "pq_items.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/status.hpp"
 
@@ -38,25 +38,14 @@ int run_keygen(const DsaOptions& o) {
   if (!read_hex_stdin(1, lines)) return EXIT_USAGE;
   const MlDsaSizes sz = mldsa_sizes(set);
   Bytes seeds;
-  std::vector<size_t> idx;
-  for (const auto& f : lines) {
-    if (f[0].size() == 32) {
-      idx.push_back(seeds.size() / 32);
-      seeds.insert(seeds.end(), f[0].begin(), f[0].end());
-    } else {
-      idx.push_back(SIZE_MAX);
-    }
-  }
+  const std::vector<size_t> idx = pack_items(lines, {32}, {&seeds});
   const size_t n = seeds.size() / 32;
   Bytes pk(n * sz.pk), sk(n * sz.sk);
   const Backend ran = backend_that_runs(o.backend, n, MLDSA_KEYGEN_GPU_CROSSOVER_ITEMS);
   mldsa_keygen_batch(set, seeds, pk, sk, ran);
-  std::string out;
   size_t rejected = 0;
-  for (size_t i : idx) {
-    rejected += i == SIZE_MAX;
-    out += i == SIZE_MAX ? "error\n" : to_hex(&pk[i * sz.pk], sz.pk) + ":" + to_hex(&sk[i * sz.sk], sz.sk) + "\n";
-  }
+  const std::string out = answer_items(
+      idx, {}, rejected, [&](size_t i) { return to_hex(&pk[i * sz.pk], sz.pk) + ":" + to_hex(&sk[i * sz.sk], sz.sk); });
   return finish_items("mldsa keygen", out, idx.size(), rejected, ran);
 }
 
@@ -142,25 +131,12 @@ void add_mldsa_command(CLI::App& app) {
   auto* dsa = app.add_subcommand("mldsa", "ML-DSA (FIPS 204): lines of ':'-separated hex on stdin");
   dsa->require_subcommand(1);
   auto add = [&](const char* name, const char* help, int (*fn)(const DsaOptions&)) {
-    auto* c = dsa->add_subcommand(name, help);
-    auto o = std::make_shared<DsaOptions>();
-    add_choice(c, "--set", o->set, dsa_set_names(), "Parameter set (ML-DSA-44, -65 or -87)");
-    add_common_options(c, {.backend = &o->backend});
-    c->callback([fn, o] {
-      const int rc = fn(*o);
-      if (rc != 0) throw CLI::RuntimeError(rc);
-    });
+    add_pq_line_command(dsa, name, help, dsa_set_names(), "Parameter set (ML-DSA-44, -65 or -87)", fn);
   };
   add("keygen", "xi -> pk:sk (xi: 32 bytes)", run_keygen);
   add("sign", "sk:msg:ctx:rnd -> sig (empty rnd: deterministic), or `error`", run_sign);
   add("verify", "pk:msg:ctx:sig -> 1 or 0", run_verify);
-  auto bo = std::make_shared<PqBenchOptions>();
-  auto* bench = dsa->add_subcommand("bench", "Throughput vs batch size (keygen, sign, verify)");
-  add_pq_bench_flags(bench, *bo, {"44", "65", "87"});
-  bench->callback([bo] {
-    const int rc = run_bench(*bo);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  add_pq_bench_command(dsa, "Throughput vs batch size (keygen, sign, verify)", dsa_set_names(), run_bench);
 }
 
 }  // namespace zkgpu::cli

@@ -4,7 +4,6 @@
 // 0 when no item is rejected, 1 when some is; an unparsable line is reported on stderr with exit
 // status 2 and no output; empty input gives a notice on stderr.
 #include <iostream>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 #include "io/hex_lines.hpp"
 #include "options.hpp"
 #include "pq_bench.hpp"
+#include "pq_items.hpp"
 #include "zkgpu/mlkem.hpp"
 #include "zkgpu/status.hpp"
 
@@ -36,27 +36,15 @@ int run_keygen(const KemOptions& o) {
   std::vector<std::vector<Bytes>> lines;
   if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
-  Bytes seeds;
-  std::vector<size_t> idx;  // line -> item, or SIZE_MAX for an `error` line
-  for (const auto& f : lines) {
-    if (f[0].size() == 32 && f[1].size() == 32) {
-      idx.push_back(seeds.size() / 64);
-      seeds.insert(seeds.end(), f[0].begin(), f[0].end());
-      seeds.insert(seeds.end(), f[1].begin(), f[1].end());
-    } else {
-      idx.push_back(SIZE_MAX);
-    }
-  }
+  Bytes seeds;  // d || z per item
+  const std::vector<size_t> idx = pack_items(lines, {32, 32}, {&seeds, &seeds});
   const size_t n = seeds.size() / 64;
   Bytes ek(n * sz.ek), dk(n * sz.dk);
   const Backend ran = backend_that_runs(o.backend, n, MLKEM_KEYGEN_GPU_CROSSOVER_ITEMS);
   mlkem_keygen_batch(set, seeds, ek, dk, ran);
-  std::string out;
   size_t rejected = 0;
-  for (size_t i : idx) {
-    rejected += i == SIZE_MAX;
-    out += i == SIZE_MAX ? "error\n" : to_hex(&ek[i * sz.ek], sz.ek) + ":" + to_hex(&dk[i * sz.dk], sz.dk) + "\n";
-  }
+  const std::string out = answer_items(
+      idx, {}, rejected, [&](size_t i) { return to_hex(&ek[i * sz.ek], sz.ek) + ":" + to_hex(&dk[i * sz.dk], sz.dk); });
   return finish_items("mlkem keygen", out, idx.size(), rejected, ran);
 }
 
@@ -67,28 +55,15 @@ int run_encaps(const KemOptions& o) {
   if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
   Bytes ek, m;
-  std::vector<size_t> idx;
-  for (const auto& f : lines) {
-    if (f[0].size() == sz.ek && f[1].size() == 32) {
-      idx.push_back(m.size() / 32);
-      ek.insert(ek.end(), f[0].begin(), f[0].end());
-      m.insert(m.end(), f[1].begin(), f[1].end());
-    } else {
-      idx.push_back(SIZE_MAX);
-    }
-  }
+  const std::vector<size_t> idx = pack_items(lines, {sz.ek, 32}, {&ek, &m});
   const size_t n = m.size() / 32;
   Bytes c(n * sz.ct), k(n * 32);
   std::vector<PqStatus> st(n);
   const Backend ran = backend_that_runs(o.backend, n, MLKEM_GPU_CROSSOVER_ITEMS);
   mlkem_encaps_batch(set, ek, m, c, k, st, ran);
-  std::string out;
   size_t rejected = 0;
-  for (size_t i : idx) {
-    const bool bad = i == SIZE_MAX || st[i] != PqStatus::Ok;
-    rejected += bad;
-    out += bad ? "error\n" : to_hex(&c[i * sz.ct], sz.ct) + ":" + to_hex(&k[i * 32], 32) + "\n";
-  }
+  const std::string out = answer_items(
+      idx, st, rejected, [&](size_t i) { return to_hex(&c[i * sz.ct], sz.ct) + ":" + to_hex(&k[i * 32], 32); });
   return finish_items("mlkem encaps", out, idx.size(), rejected, ran);
 }
 
@@ -99,28 +74,14 @@ int run_decaps(const KemOptions& o) {
   if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
   Bytes dk, c;
-  std::vector<size_t> idx;
-  for (const auto& f : lines) {
-    if (f[0].size() == sz.dk && f[1].size() == sz.ct) {
-      idx.push_back(c.size() / sz.ct);
-      dk.insert(dk.end(), f[0].begin(), f[0].end());
-      c.insert(c.end(), f[1].begin(), f[1].end());
-    } else {
-      idx.push_back(SIZE_MAX);
-    }
-  }
+  const std::vector<size_t> idx = pack_items(lines, {sz.dk, sz.ct}, {&dk, &c});
   const size_t n = c.size() / sz.ct;
   Bytes k(n * 32);
   std::vector<PqStatus> st(n);
   const Backend ran = backend_that_runs(o.backend, n, MLKEM_GPU_CROSSOVER_ITEMS);
   mlkem_decaps_batch(set, dk, c, k, st, ran);
-  std::string out;
   size_t rejected = 0;
-  for (size_t i : idx) {
-    const bool bad = i == SIZE_MAX || st[i] != PqStatus::Ok;
-    rejected += bad;
-    out += bad ? "error\n" : to_hex(&k[i * 32], 32) + "\n";
-  }
+  const std::string out = answer_items(idx, st, rejected, [&](size_t i) { return to_hex(&k[i * 32], 32); });
   return finish_items("mlkem decaps", out, idx.size(), rejected, ran);
 }
 
@@ -161,25 +122,12 @@ void add_mlkem_command(CLI::App& app) {
   auto* kem = app.add_subcommand("mlkem", "ML-KEM (FIPS 203): lines of ':'-separated hex on stdin");
   kem->require_subcommand(1);
   auto add = [&](const char* name, const char* help, int (*fn)(const KemOptions&)) {
-    auto* c = kem->add_subcommand(name, help);
-    auto o = std::make_shared<KemOptions>();
-    add_choice(c, "--set", o->set, kem_set_names(), "Parameter set (ML-KEM-512, -768 or -1024)");
-    add_common_options(c, {.backend = &o->backend});
-    c->callback([fn, o] {
-      const int rc = fn(*o);
-      if (rc != 0) throw CLI::RuntimeError(rc);
-    });
+    add_pq_line_command(kem, name, help, kem_set_names(), "Parameter set (ML-KEM-512, -768 or -1024)", fn);
   };
   add("keygen", "d:z -> ek:dk (d, z: 32 bytes each)", run_keygen);
   add("encaps", "ek:m -> c:K, or `error` for an invalid or wrong-length ek", run_encaps);
   add("decaps", "dk:c -> K, or `error` for a wrong-length or inconsistent dk or c", run_decaps);
-  auto bo = std::make_shared<PqBenchOptions>();
-  auto* bench = kem->add_subcommand("bench", "Throughput vs batch size (keygen, encaps, decaps)");
-  add_pq_bench_flags(bench, *bo, {"512", "768", "1024"});
-  bench->callback([bo] {
-    const int rc = run_bench(*bo);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  add_pq_bench_command(kem, "Throughput vs batch size (keygen, encaps, decaps)", kem_set_names(), run_bench);
 }
 
 }  // namespace zkgpu::cli

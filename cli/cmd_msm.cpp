@@ -24,9 +24,10 @@
 #include <vector>
 
 #include "bench_support/msm_inputs.hpp"
+#include "bench_support/msm_timing.hpp"
+#include "bench_support/padd_gpu.hpp"
 #include "commands.hpp"
 #include "io/msm_line.hpp"
-#include "bench_support/internals.hpp"
 #include "options.hpp"
 #include "timing.hpp"
 #include "zkgpu/msm.hpp"
@@ -176,7 +177,7 @@ int bench_msm(const BenchOptions& o) {
       cpu = time_median_ms(runs, [&] { cpu_result = msm(bases, sc, opt); });
       if (o.phases) {  // CPU time summed over the threads
         PhaseTimes t;
-        bench::msm_cpu_phases(bases, sc, opt.window_bits, &t);
+        (void)msm(bases, sc, {.backend = Backend::Cpu, .window_bits = opt.window_bits, .phase_times = &t});
         print_phases("CPU (thread time)", lg, t);
       }
     }
@@ -193,7 +194,7 @@ int bench_msm(const BenchOptions& o) {
       if (o.phases) {
         PhaseTimes r, h;
         (void)msm(bases, sc, {.backend = Backend::Cuda, .window_bits = o.window, .phase_times = &r});
-        bench::msm_from_host_phases(pts, sc, o.window, &h);
+        (void)msm(pts, sc, {.backend = Backend::Cuda, .window_bits = o.window, .phase_times = &h});
         print_phases("GPU resident", lg, r);
         print_phases("GPU from host", lg, h);
       }
@@ -292,10 +293,6 @@ int bench_padd(const PaddOptions& o) {
                   format_time(r.latency_us).c_str(), r.note.c_str());
   }
   return 0;
-}
-
-void check_rc(int rc) {
-  if (rc != 0) throw CLI::RuntimeError(rc);
 }
 
 }  // namespace

@@ -52,10 +52,7 @@ void add_poseidon2_command(CLI::App& app) {
              {{"plonky3", Poseidon2Constants::Plonky3}, {"whir", Poseidon2Constants::Whir}},
              "Round constants: plonky3 (Plonky3's default set) or whir (SmallRng seed 1)");
   add_common_options(perm, {.backend = &o->backend});
-  perm->callback([o] {
-    const int rc = run_permute(*o);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  perm->callback([o] { check_rc(run_permute(*o)); });
 }
 
 }  // namespace zkgpu::cli

@@ -738,10 +738,7 @@ void add_whir_command(CLI::App& app) {
   auto* params = w->add_subcommand("params", "Derive and print the protocol parameters");
   add_param_flags(params, params_o->params);
   add_common_options(params, {.json = &params_o->json});
-  params->callback([params_o] {
-    const int rc = run_params(*params_o);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  params->callback([params_o] { check_rc(run_params(*params_o)); });
 
   auto po = std::make_shared<ProveOptions>();
   auto* prove = w->add_subcommand("prove", "Commit to a polynomial and prove its evaluations; write a proof file");
@@ -762,10 +759,7 @@ void add_whir_command(CLI::App& app) {
   prove->add_flag("--profile", po->profile, "Print the GPU prover's device time per stage");
   prove->add_option("--claims-out", po->claims_out,
                     "Also write the claims (points and values) for `whir verify --claims`");
-  prove->callback([po, poly, pts] {
-    const int rc = run_prove(*po, poly->count() > 0, pts->count() > 0);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  prove->callback([po, poly, pts] { check_rc(run_prove(*po, poly->count() > 0, pts->count() > 0)); });
 
   auto vo = std::make_shared<VerifyOptions>();
   auto* verify = w->add_subcommand(
@@ -780,10 +774,7 @@ void add_whir_command(CLI::App& app) {
                      "Reject unless the proof's claims are these (binary, per claim 4n point words then 4 value "
                      "words, little-endian canonical u32; `whir prove --claims-out` writes it)");
   add_common_options(verify, {.json = &vo->json});
-  verify->callback([vo] {
-    const int rc = run_verify(*vo);
-    if (rc != 0) throw CLI::RuntimeError(rc);
-  });
+  verify->callback([vo] { check_rc(run_verify(*vo)); });
 
   auto bo = std::make_shared<BenchOptions>();
   auto* bench = w->add_subcommand(
@@ -814,8 +805,7 @@ void add_whir_command(CLI::App& app) {
   bench->callback([bo, grid, vars] {
     if (grid->count() == 0 && vars->count() == 0)
       throw CLI::ValidationError("whir bench", "give --grid seed|quick or --vars N");
-    const int rc = run_bench(*bo, vars->count() > 0);
-    if (rc != 0) throw CLI::RuntimeError(rc);
+    check_rc(run_bench(*bo, vars->count() > 0));
   });
 }
 

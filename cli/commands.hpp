@@ -15,4 +15,10 @@ void add_mldsa_command(CLI::App& app);
 void add_ed25519_command(CLI::App& app);
 void add_msm_command(CLI::App& app);  // also registers `padd`
 
+// A subcommand callback's exit status: nonzero becomes CLI::RuntimeError, which main() returns
+// once the command's output is out.
+inline void check_rc(int rc) {
+  if (rc != 0) throw CLI::RuntimeError(rc);
+}
+
 }  // namespace zkgpu::cli

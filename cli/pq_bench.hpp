@@ -1,11 +1,14 @@
-// Throughput-vs-batch-size measurement shared by `zkgpu mlkem bench` and `zkgpu mldsa bench`.
+// Throughput-vs-batch-size measurement shared by `zkgpu mlkem bench` and `zkgpu mldsa bench`,
+// and the subcommand wiring the two commands share.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "commands.hpp"
 #include "options.hpp"
 
 namespace zkgpu::cli {
@@ -51,5 +54,30 @@ PqBenchRow pq_bench_measure(const PqBenchOptions& o, const std::string& set, con
 
 // Prints the rows as a table or, with --json, one JSON document.
 void pq_bench_print(const PqBenchOptions& o, const std::string& kind, const std::vector<PqBenchRow>& rows);
+
+// `zkgpu mlkem|mldsa NAME` over lines of stdin: --set (one of `sets`) and --backend into an
+// Options (members `set` and `backend`), then fn's exit status.
+template <class Options, class Set>
+void add_pq_line_command(CLI::App* parent, const char* name, const char* help, const Names<Set>& sets,
+                         const char* set_help, int (*fn)(const Options&)) {
+  auto* c = parent->add_subcommand(name, help);
+  auto o = std::make_shared<Options>();
+  add_choice(c, "--set", o->set, sets, set_help);
+  add_common_options(c, {.backend = &o->backend});
+  c->callback([fn, o] { check_rc(fn(*o)); });
+}
+
+// `zkgpu mlkem|mldsa bench`: the bench flags (--set takes the names of `sets` or all), then run's
+// exit status.
+template <class Set>
+void add_pq_bench_command(CLI::App* parent, const char* help, const Names<Set>& sets,
+                          int (*run)(const PqBenchOptions&)) {
+  auto o = std::make_shared<PqBenchOptions>();
+  auto* bench = parent->add_subcommand("bench", help);
+  std::vector<std::string> names;
+  for (const auto& entry : sets) names.push_back(entry.first);
+  add_pq_bench_flags(bench, *o, names);
+  bench->callback([o, run] { check_rc(run(*o)); });
+}
 
 }  // namespace zkgpu::cli

@@ -2,13 +2,13 @@
 // time of a call after one warm-up call, and the one way a time is printed for people.
 #pragma once
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_support/wall_time.hpp"
 #include "zkgpu/profile.hpp"
 
 namespace zkgpu::cli {
@@ -41,14 +41,7 @@ inline double median(std::vector<double> v) {
 // Median wall time of fn over `runs` calls after one warm-up call, milliseconds.
 template <class F>
 double time_median_ms(int runs, F&& fn) {
-  fn();
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    const auto a = std::chrono::steady_clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
-  }
-  return median(t);
+  return median(bench::wall_ms("time_median_ms", 1, runs, fn));
 }
 
 // A time (in whatever unit the caller prints) rounded to 3 significant digits, without an

@@ -1,9 +1,9 @@
 # tools/bench_support (included from CMakeLists.txt when the CLI, the tests or the benchmarks are
 # built): device-resident timings, benchmark inputs and point-addition probes. Linked by cli/,
 # bench/ and tests/ only, never by the library.
-file(GLOB ZKGPU_BENCH_SUPPORT_SOURCES CONFIGURE_DEPENDS tools/bench_support/*.cpp)
+file(GLOB_RECURSE ZKGPU_BENCH_SUPPORT_SOURCES CONFIGURE_DEPENDS tools/bench_support/*.cpp)
 if(ZKGPU_HAVE_CUDA)
-  file(GLOB ZKGPU_BENCH_SUPPORT_CUDA_SOURCES CONFIGURE_DEPENDS tools/bench_support/*.cu)
+  file(GLOB_RECURSE ZKGPU_BENCH_SUPPORT_CUDA_SOURCES CONFIGURE_DEPENDS tools/bench_support/*.cu)
   list(APPEND ZKGPU_BENCH_SUPPORT_SOURCES ${ZKGPU_BENCH_SUPPORT_CUDA_SOURCES})
 endif()
 add_library(zkgpu_bench_support STATIC ${ZKGPU_BENCH_SUPPORT_SOURCES})

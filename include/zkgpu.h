@@ -245,6 +245,29 @@ ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch(const uint8_t* const* public_k
                                                   const uint8_t* const* messages, const size_t* message_lens, size_t n,
                                                   zkgpu_ed25519_mode mode, zkgpu_backend backend, uint8_t* verdicts);
 
+/* The same batch in packed arrays, read in place (what the Go binding fills): public_keys
+ * 32*n bytes, signatures 64*n bytes, messages back to back, item i's message =
+ * messages[message_offsets[i], message_offsets[i+1]); message_offsets has n + 1 nondecreasing
+ * entries, message_offsets[0] == 0, and message_offsets[n] is the length of messages (NULL only
+ * when that is 0). Offsets that break these rules, or verdicts overlapping an input, are
+ * ZKGPU_INVALID_ARGUMENT. Every item has the right lengths by construction. */
+ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_packed(const uint8_t* public_keys, const uint8_t* signatures,
+                                                         const uint8_t* messages, const uint64_t* message_offsets,
+                                                         size_t n, zkgpu_ed25519_mode mode, zkgpu_backend backend,
+                                                         uint8_t* verdicts);
+/* The packed batch in the current GPU's memory (see the device-pointer variants below): every
+ * array and the n verdict bytes device memory, the work enqueued on `stream` (a cudaStream_t;
+ * NULL: the legacy default stream) and the call returns without waiting. message_bytes is the
+ * length of messages, which the host cannot read off the device's offsets. The offsets are not
+ * checked on the host: the kernel gives verdict 0 to an item whose message_offsets[i] >
+ * message_offsets[i+1] or message_offsets[i+1] > message_bytes (the other items are judged as
+ * usual). Host pointers, and verdicts overlapping an input, are ZKGPU_INVALID_ARGUMENT;
+ * without the CUDA backend or a usable GPU a well-formed call is ZKGPU_UNAVAILABLE. */
+ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_device(const uint8_t* public_keys, const uint8_t* signatures,
+                                                         const uint8_t* messages, size_t message_bytes,
+                                                         const uint64_t* message_offsets, size_t n,
+                                                         zkgpu_ed25519_mode mode, uint8_t* verdicts, void* stream);
+
 /* ---- BLS12-377 G1 multi-scalar multiplication ------------------------------------------------ */
 
 /* Points in arkworks' CanonicalSerialize encodings: COMPRESSED = x with the flags (48 bytes),

@@ -70,6 +70,39 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
                                                         Ed25519Mode mode = Ed25519Mode::Openssl,
                                                         Backend backend = Backend::Auto);
 
+// A batch in packed arrays, n items: keys 32*n bytes, signatures 64*n bytes, messages back to
+// back, item i's message = messages[message_offsets[i], message_offsets[i+1]); message_offsets
+// has n+1 nondecreasing entries, message_offsets[0] == 0 and message_offsets[n] ==
+// messages.size() (for n = 0 it may also be empty). Views of the caller's memory, valid for the
+// duration of the call. The layout Go and Rust callers fill, read in place: no per-item objects.
+struct Ed25519PackedBatch {
+  std::span<const uint8_t> public_keys, signatures, messages;
+  std::span<const uint64_t> message_offsets;
+};
+
+// out[i] = verdict of item i, as ed25519_verify_batch over Ed25519Items gives it (same bytes on
+// every backend). n = public_keys.size() / 32. Throws Error(InvalidArgument) when a size does
+// not follow from n (public_keys not a multiple of 32 bytes, signatures, message_offsets or out
+// of another size), when message_offsets breaks its rules (naming the first bad entry), or when
+// out overlaps an input; Error(Unavailable) for Backend::Cuda without a usable GPU.
+void ed25519_verify_batch(const Ed25519PackedBatch& batch, std::span<uint8_t> out, Ed25519Mode mode,
+                          const Ed25519BatchOptions& options = {});
+
+// The same on arrays already in device memory: every span's memory on the current CUDA device,
+// n verdict bytes written to verdicts_on_device, the work enqueued on `stream` (the call returns
+// without waiting; synchronise the stream before reading the verdicts, keep the arrays alive
+// until then). Same verdict bytes as the CPU. Before anything is enqueued: the sizes as above,
+// every array memory the current device can address and the verdicts overlapping no input, else
+// Error(InvalidArgument); Error(Unavailable) without a usable GPU (n = 0 does nothing, anywhere).
+// The offsets are in device memory, so the host cannot check them: the kernel checks each item's
+// own range, and an item with message_offsets[i] > message_offsets[i+1] or message_offsets[i+1]
+// > messages.size() gets verdict 0 (the other items are judged as usual; offsets[0] and
+// offsets[n] are not required to be 0 and messages.size() here). options.backend must be Auto or
+// Cuda (Cpu is Error(InvalidArgument)); the crossover and the memory budget do not apply (the
+// kernels read the caller's arrays, nothing is allocated per call).
+void ed25519_verify_batch_device(const Ed25519PackedBatch& on_device, uint8_t* verdicts_on_device, Ed25519Mode mode,
+                                 GpuStream stream, const Ed25519BatchOptions& options = {});
+
 // ZIP-215 random-linear-combination batch check (CPU): true iff
 // [8]((sum z_i S_i) B - sum z_i R_i - sum (z_i k_i) A_i) = O for random 128-bit z_i, which holds
 // for every batch whose items are all valid under Zip215 and fails (except with probability

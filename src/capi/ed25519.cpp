@@ -1,10 +1,15 @@
 // The C ABI's Ed25519 batch verification (include/zkgpu.h), over include/zkgpu/ed25519.hpp.
-// The C++ batch refuses a wrong-length key or signature as an error of the call; the C ABI makes
-// it an invalid item (verdict 0), so such items never reach it.
+// The pointer-array call goes to the front end's dispatch over an item source (ed25519/batch.hpp)
+// instead of the public span call: building Ed25519Items first cost ~10 ns an item (a fresh
+// vector's pages, serial) before the backend read the items again. A wrong-length key or
+// signature is an invalid item (verdict 0) there, not an error of the call as in the C++ batch.
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "capi/capi.hpp"
+#include "ed25519/batch.hpp"
 #include "zkgpu/ed25519.hpp"
 
 using namespace zkgpu;
@@ -27,6 +32,60 @@ void require_item_bytes(const uint8_t* p, size_t len, const char* what, size_t i
     throw_invalid(std::string(what) + "[" + std::to_string(i) + "] is NULL with length " + std::to_string(len));
 }
 
+bool overlaps(const void* a, size_t a_bytes, const void* b, size_t b_bytes) {
+  const auto a0 = reinterpret_cast<uintptr_t>(a), b0 = reinterpret_cast<uintptr_t>(b);
+  return a_bytes && b_bytes && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
+}
+
+struct Scan {
+  size_t first_null;  // the first item with a NULL pointer of nonzero length (n: none)
+  bool aliased;       // the verdicts share memory with an input
+};
+
+// One pass over the pointer-array call's items, on threads for big batches (it reads tens of MB
+// at 2^20 items): the NULL pointers, and whether the n verdict bytes overlap one of the six arrays
+// or an item's bytes. The call accepts such overlap, as it always has, by computing into a vector
+// first.
+Scan scan(const ed25519::PointerItems& it, const uint8_t* verdicts) {
+  const size_t n = it.n, words = n * sizeof(size_t);
+  int aliased = overlaps(verdicts, n, it.public_keys, words) || overlaps(verdicts, n, it.public_key_lens, words) ||
+                overlaps(verdicts, n, it.signatures, words) || overlaps(verdicts, n, it.signature_lens, words) ||
+                overlaps(verdicts, n, it.messages, words) || overlaps(verdicts, n, it.message_lens, words);
+  size_t first = n;
+  const auto m = static_cast<int64_t>(n);
+#pragma omp parallel for schedule(static) reduction(min : first) reduction(| : aliased) if (m >= (int64_t{1} << 15))
+  for (int64_t k = 0; k < m; ++k) {
+    const auto i = static_cast<size_t>(k);
+    const size_t pl = it.public_key_lens[i], sl = it.signature_lens[i], ml = it.message_lens[i];
+    if ((it.public_keys[i] == nullptr && pl) || (it.signatures[i] == nullptr && sl) ||
+        (it.messages[i] == nullptr && ml))
+      first = std::min(first, i);
+    aliased |= overlaps(verdicts, n, it.public_keys[i], pl) || overlaps(verdicts, n, it.signatures[i], sl) ||
+               overlaps(verdicts, n, it.messages[i], ml);
+  }
+  return {first, aliased != 0};
+}
+
+// The packed arrays of a C call (n > 0) as the C++ batch, after the NULL and size checks. The
+// messages' length is message_bytes, or read from message_offsets[n] in host memory.
+Ed25519PackedBatch packed_batch(const uint8_t* public_keys, const uint8_t* signatures, const uint8_t* messages,
+                                const uint64_t* message_offsets, size_t n, const uint8_t* verdicts,
+                                std::optional<size_t> message_bytes) {
+  const size_t key_bytes = checked_mul(n, ED25519_PUBLIC_KEY_BYTES, "n public keys");
+  const size_t sig_bytes = checked_mul(n, ED25519_SIGNATURE_BYTES, "n signatures");
+  require(public_keys, n, "public_keys");
+  require(signatures, n, "signatures");
+  require(message_offsets, n, "message_offsets");
+  require(verdicts, n, "verdicts");
+  if (!message_bytes) {
+    const uint64_t last = message_offsets[n];
+    if (last > SIZE_MAX) throw_invalid("message_offsets[n] = " + std::to_string(last) + " bytes");
+    message_bytes = static_cast<size_t>(last);
+  }
+  require(messages, *message_bytes, "messages");
+  return {{public_keys, key_bytes}, {signatures, sig_bytes}, {messages, *message_bytes}, {message_offsets, n + 1}};
+}
+
 }  // namespace
 
 extern "C" {
@@ -45,23 +104,48 @@ zkgpu_status zkgpu_ed25519_verify_batch(const uint8_t* const* public_keys, const
     require(messages, n, "messages");
     require(message_lens, n, "message_lens");
     require(verdicts, n, "verdicts");
-    std::vector<Ed25519Item> items;
-    std::vector<size_t> where;  // items[k] is input item where[k]
-    items.reserve(n);
-    where.reserve(n);
-    for (size_t i = 0; i < n; ++i) {
+    const ed25519::PointerItems items{public_keys, public_key_lens, signatures, signature_lens,
+                                      messages,    message_lens,    n};
+    // Every NULL with a nonzero length is found before anything is written.
+    const Scan sc = scan(items, verdicts);
+    if (const size_t i = sc.first_null; i < n) {
       require_item_bytes(public_keys[i], public_key_lens[i], "public_keys", i);
       require_item_bytes(signatures[i], signature_lens[i], "signatures", i);
       require_item_bytes(messages[i], message_lens[i], "messages", i);
-      if (public_key_lens[i] != ED25519_PUBLIC_KEY_BYTES || signature_lens[i] != ED25519_SIGNATURE_BYTES) continue;
-      items.push_back(
-          {{public_keys[i], public_key_lens[i]}, {signatures[i], signature_lens[i]}, {messages[i], message_lens[i]}});
-      where.push_back(i);
     }
-    // Verdicts land in a vector first: the caller's array may alias an input it also passed.
-    const std::vector<uint8_t> ok = ed25519_verify_batch(items, m, b);
-    for (size_t i = 0; i < n; ++i) verdicts[i] = 0;
-    for (size_t k = 0; k < where.size(); ++k) verdicts[where[k]] = ok[k];
+    const Ed25519BatchOptions options{.backend = b};
+    if (!sc.aliased) {
+      ed25519::verify_batch(items, {verdicts, n}, m, options);
+      return;
+    }
+    std::vector<uint8_t> ok(n);
+    ed25519::verify_batch(items, ok, m, options);
+    std::copy(ok.begin(), ok.end(), verdicts);
+  });
+}
+
+zkgpu_status zkgpu_ed25519_verify_batch_packed(const uint8_t* public_keys, const uint8_t* signatures,
+                                               const uint8_t* messages, const uint64_t* message_offsets, size_t n,
+                                               zkgpu_ed25519_mode mode, zkgpu_backend backend, uint8_t* verdicts) {
+  return guarded([&] {
+    const Ed25519Mode m = mode_of(mode);
+    const Backend b = backend_of(backend);
+    if (n == 0) return;
+    const Ed25519PackedBatch batch = packed_batch(public_keys, signatures, messages, message_offsets, n, verdicts, {});
+    ed25519_verify_batch(batch, {verdicts, n}, m, Ed25519BatchOptions{.backend = b});
+  });
+}
+
+zkgpu_status zkgpu_ed25519_verify_batch_device(const uint8_t* public_keys, const uint8_t* signatures,
+                                               const uint8_t* messages, size_t message_bytes,
+                                               const uint64_t* message_offsets, size_t n, zkgpu_ed25519_mode mode,
+                                               uint8_t* verdicts, void* stream) {
+  return guarded([&] {
+    const Ed25519Mode m = mode_of(mode);
+    if (n == 0) return;
+    const Ed25519PackedBatch batch =
+        packed_batch(public_keys, signatures, messages, message_offsets, n, verdicts, message_bytes);
+    ed25519_verify_batch_device(batch, verdicts, m, GpuStream{stream});
   });
 }
 

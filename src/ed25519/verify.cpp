@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ed25519/batch.hpp"
 #include "ed25519/cpu/verify_cpu.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
@@ -43,25 +44,21 @@ constexpr size_t ZIP215_RLC_MIN_ITEMS = 32;
 constexpr size_t ZIP215_RLC_CHUNK = size_t{1} << 16;
 
 void check_lengths(std::span<const Ed25519Item> items) {
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].public_key.size() != ED25519_PUBLIC_KEY_BYTES)
-      throw_invalid("ed25519: item " + std::to_string(i) + " has a " + std::to_string(items[i].public_key.size()) +
-                    "-byte public key (expected 32)");
-    if (items[i].signature.size() != ED25519_SIGNATURE_BYTES)
-      throw_invalid("ed25519: item " + std::to_string(i) + " has a " + std::to_string(items[i].signature.size()) +
-                    "-byte signature (expected 64)");
-  }
+  const ed25519::SpanItems src{items};
+  const size_t i = ed25519::first_bad(items.size(), [&](size_t k) { return !src.well_formed(k); });
+  if (i == items.size()) return;
+  if (items[i].public_key.size() != ED25519_PUBLIC_KEY_BYTES)
+    throw_invalid("ed25519: item " + std::to_string(i) + " has a " + std::to_string(items[i].public_key.size()) +
+                  "-byte public key (expected 32)");
+  throw_invalid("ed25519: item " + std::to_string(i) + " has a " + std::to_string(items[i].signature.size()) +
+                "-byte signature (expected 64)");
 }
 
 }  // namespace
 
-void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
-                          const Ed25519BatchOptions& options) {
-  if (out.size() != items.size())
-    throw_invalid("ed25519: " + std::to_string(items.size()) + " items but room for " + std::to_string(out.size()) +
-                  " results");
-  check_lengths(items);
-  if (items.empty()) return;
+void ed25519::verify_batch(const ItemSource& items, std::span<uint8_t> out, Ed25519Mode mode,
+                           const Ed25519BatchOptions& options) {
+  if (items.size() == 0) return;
   const auto m = static_cast<ed25519::VerifyMode>(mode);
   if (resolve_backend(options.backend, items.size(), options.gpu_crossover) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
@@ -75,11 +72,20 @@ void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t>
   if (m == ed25519::VerifyMode::Zip215 && items.size() >= ZIP215_RLC_MIN_ITEMS) {
     for (size_t first = 0; first < items.size(); first += ZIP215_RLC_CHUNK) {
       const size_t count = std::min(ZIP215_RLC_CHUNK, items.size() - first);
-      ed25519_verify_batch_zip215_rlc(items.subspan(first, count), out.subspan(first, count));
+      ed25519::cpu::verify_zip215_rlc(items.slice(first, count), out.subspan(first, count), std::nullopt);
     }
     return;
   }
   ed25519::cpu::verify_items(items, out, m);
+}
+
+void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,
+                          const Ed25519BatchOptions& options) {
+  if (out.size() != items.size())
+    throw_invalid("ed25519: " + std::to_string(items.size()) + " items but room for " + std::to_string(out.size()) +
+                  " results");
+  check_lengths(items);
+  ed25519::verify_batch(items, out, mode, options);
 }
 
 std::vector<uint8_t> ed25519_verify_batch(std::span<const Ed25519Item> items, Ed25519Mode mode,

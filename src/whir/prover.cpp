@@ -83,13 +83,6 @@ void sample_ood(DuplexChallenger& ch, ProverBackend& be, size_t count, unsigned 
   }
 }
 
-EF fold_fibre(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
-  if (!ext) return poly::evaluate(std::span<const BabyBear>(o.row), rand);
-  std::vector<EF> v(o.row.size() / 4);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = EF{{o.row[4 * i], o.row[4 * i + 1], o.row[4 * i + 2], o.row[4 * i + 3]}};
-  return poly::evaluate(std::span<const EF>(v), rand);
-}
-
 }  // namespace
 
 namespace detail {
@@ -148,7 +141,7 @@ Proof prove_with_backend(const WhirConfig& cfg, ProverBackend& be, std::span<con
     rp.queries = be.open(prev_tree, idx);
     std::vector<BabyBear> zs;
     for (size_t l = 0; l < idx.size(); ++l) {
-      values.push_back(fold_fibre(rp.queries[l], prev_ext, sc.rand));
+      values.push_back(opened_fibre_value(rp.queries[l], prev_ext, sc.rand));
       zs.push_back(rc.folded_domain_gen.pow(idx[l]));
     }
     const EF gamma = ch.sample_ext();

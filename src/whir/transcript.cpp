@@ -11,6 +11,14 @@ const Poseidon2Params<16>& whir_poseidon2() {
   return p;
 }
 
+poly::EF opened_fibre_value(const MerkleOpening& o, bool ext, std::span<const poly::EF> rand) {
+  if (!ext) return poly::evaluate(std::span<const BabyBear>(o.row), rand);
+  std::vector<poly::EF> v(o.row.size() / 4);
+  for (size_t i = 0; i < v.size(); ++i)
+    v[i] = poly::EF{{o.row[4 * i], o.row[4 * i + 1], o.row[4 * i + 2], o.row[4 * i + 3]}};
+  return poly::evaluate(std::span<const poly::EF>(v), rand);
+}
+
 DuplexChallenger start_transcript(const WhirConfig& cfg) {
   DuplexChallenger ch(whir_poseidon2(), AbsorbRule::Overwrite090b);
   const std::vector<BabyBear> pattern = domain_separator_pattern(cfg);

@@ -3,6 +3,7 @@
 #include <span>
 #include <vector>
 
+#include "whir/poly.hpp"
 #include "zkgpu/challenger.hpp"
 #include "zkgpu/whir.hpp"
 
@@ -20,5 +21,10 @@ void absorb_claims(DuplexChallenger& ch, std::span<const Claim> claims);
 std::vector<size_t> stir_query_indices(DuplexChallenger& ch, unsigned log_domain, unsigned k, size_t num_queries);
 
 const Poseidon2Params<16>& whir_poseidon2();
+
+// One opened fibre folded at the round's randomness: the row's base elements, or its extension
+// elements (four words each) when the committed table was over the extension, evaluated at `rand`.
+// The prover's STIR answers and the verifier's check both take it from here, so they agree.
+poly::EF opened_fibre_value(const MerkleOpening& o, bool ext, std::span<const poly::EF> rand);
 
 }  // namespace zkgpu::whir::detail

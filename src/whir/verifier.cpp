@@ -51,13 +51,6 @@ void verify_sumcheck(DuplexChallenger& ch, const SumcheckData& d, unsigned round
   }
 }
 
-EF fibre_value(const MerkleOpening& o, bool ext, std::span<const EF> rand) {
-  if (!ext) return poly::evaluate(std::span<const BabyBear>(o.row), rand);
-  std::vector<EF> v(o.row.size() / 4);
-  for (size_t i = 0; i < v.size(); ++i) v[i] = EF{{o.row[4 * i], o.row[4 * i + 1], o.row[4 * i + 2], o.row[4 * i + 3]}};
-  return poly::evaluate(std::span<const EF>(v), rand);
-}
-
 // The Merkle paths of every round's openings. They do not feed the transcript, so they are
 // checked together at the end (or at the first other rejection), as one batched, SIMD and
 // multi-threaded hash over all rounds; the reason reported is still the one a check-as-you-go
@@ -98,7 +91,7 @@ std::vector<EF> check_openings(const std::vector<MerkleOpening>& openings, const
     require(o.row.size() == width && o.siblings.size() == log_height,
             what + ": opening " + std::to_string(j) + " has the wrong shape");
     merkle.add({&root, size_t(1) << log_height, width, idx[j], &o}, what, j);
-    ys.push_back(fibre_value(o, ext, rand));
+    ys.push_back(detail::opened_fibre_value(o, ext, rand));
   }
   return ys;
 }

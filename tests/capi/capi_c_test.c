@@ -105,6 +105,26 @@ static void test_ed25519(void) {
     check(verdicts[3] == 0, "a flipped signature bit is invalid");
     check(verdicts[4] == 0, "a 31-byte key is an invalid item");
   }
+  /* Items 0-3 packed: keys and signatures back to back, messages "" | 72 | af82 | af82. */
+  {
+    uint8_t keys[4 * 32], sigs4[4 * 64], packed_msgs[5] = {0x72, 0xaf, 0x82, 0xaf, 0x82};
+    const uint64_t offsets[5] = {0, 0, 1, 3, 5};
+    zkgpu_status want = zkgpu_cuda_usable() ? ZKGPU_INVALID_ARGUMENT : ZKGPU_UNAVAILABLE;
+    for (i = 0; i < 4; ++i) {
+      memcpy(keys + 32 * i, pk[i], 32);
+      memcpy(sigs4 + 64 * i, sig[i], 64);
+    }
+    memset(verdicts, 7, sizeof verdicts);
+    if (ok_call(zkgpu_ed25519_verify_batch_packed(keys, sigs4, packed_msgs, offsets, 4, ZKGPU_ED25519_OPENSSL,
+                                                  ZKGPU_BACKEND_AUTO, verdicts),
+                "zkgpu_ed25519_verify_batch_packed"))
+      check(verdicts[0] == 1 && verdicts[1] == 1 && verdicts[2] == 1 && verdicts[3] == 0,
+            "the packed batch gives the pointer arrays' verdicts");
+    /* Host memory for the device variant: refused, and nothing dereferenced without a GPU. */
+    check(zkgpu_ed25519_verify_batch_device(keys, sigs4, packed_msgs, 5, offsets, 4, ZKGPU_ED25519_OPENSSL, verdicts,
+                                            NULL) == want,
+          "zkgpu_ed25519_verify_batch_device on host memory");
+  }
 }
 
 /* Plonky3 090b's width-16 and width-24 known answers (tests/vectors/poseidon2/

@@ -5,11 +5,13 @@
 // on fewer and shorter items (see each test).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "ed25519/ed25519_test_support.hpp"
 #include "zkgpu/backend.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
+#include "bench_support/internals.hpp"
 #include "ed25519/cuda/backend.hpp"
 #endif
 
@@ -34,7 +36,7 @@ std::vector<uint8_t> gpu_verdicts(const std::vector<Ed25519Item>& items, Ed25519
                                   size_t max_chunk_msg_bytes = ed25519::cuda::MAX_CHUNK_MSG_BYTES) {
   std::vector<uint8_t> out(items.size(), 0xCD);
   ed25519::cuda::verify_items(
-      items, out, static_cast<ed25519::VerifyMode>(m),
+      std::span<const Ed25519Item>(items), out, static_cast<ed25519::VerifyMode>(m),
       {.coop_max = coop_max, .max_chunk_msg_bytes = max_chunk_msg_bytes, .result_poison = true});
   return out;
 }
@@ -183,7 +185,7 @@ TEST(Ed25519Gpu, SmallMemoryBudgetGivesTheSameVerdicts) {
                          Ed25519BatchOptions{.backend = Backend::Cuda, .gpu_memory_budget = budget});
     EXPECT_EQ(budgeted, unlimited) << to_string(m);
     std::vector<uint8_t> poisoned(items.size(), 0xCD);
-    ed25519::cuda::verify_items(items, poisoned, static_cast<ed25519::VerifyMode>(m),
+    ed25519::cuda::verify_items(std::span<const Ed25519Item>(items), poisoned, static_cast<ed25519::VerifyMode>(m),
                                 {.result_poison = true, .memory_budget = budget});
     EXPECT_EQ(poisoned, unlimited) << to_string(m);
     EXPECT_EQ(unlimited, ed25519_verify_batch(items, m, Backend::Cpu)) << to_string(m);
@@ -222,7 +224,13 @@ TEST(Ed25519Gpu, EmptyBatchAndContextRecreation) {
   EXPECT_EQ(before, ed25519_verify_batch(items, Ed25519Mode::Strict, Backend::Cpu));
   // Auto above the crossover agrees too (whichever backend it picks).
   EXPECT_EQ(ed25519_verify_batch(items, Ed25519Mode::Strict, Backend::Auto), before);
-  EXPECT_GT(ed25519::cuda::time_verify_device(items, ed25519::VerifyMode::Openssl, 1, 2).size(), 0u);
+  // The bench's kernel-only timing (tools/bench_support, over the device-pointer call): one entry
+  // per run, each a positive time, with the default kernel choice and with a forced one.
+  for (const std::optional<size_t> coop : {std::optional<size_t>{}, std::optional<size_t>{0}}) {
+    const auto ms = bench::time_ed25519_kernel(items, Ed25519Mode::Openssl, 1, 2, coop);
+    ASSERT_EQ(ms.size(), 2u);
+    for (double t : ms) EXPECT_GT(t, 0.0);
+  }
 #endif
 }
 

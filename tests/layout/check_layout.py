@@ -15,6 +15,9 @@
      <stdint.h>.
   9. The CLI (cli/) includes only the public API ("zkgpu/..."), the text formats ("io/..."),
      tools/bench_support ("bench_support/...") and its own files (no folder in the name).
+ 10. tools/bench_support includes only the public API, its own files and the library internals
+     listed in BENCH_SUPPORT_INTERNALS, each with the reason it cannot use the public API (the
+     check fails if a listed internal is no longer included, so the list only shrinks).
 
 `check_layout.py [ROOT]` checks the tree at ROOT (default: the repository) and prints every
 violation; `check_layout.py --self-test` plants one violation of each rule in a scratch tree and
@@ -29,6 +32,22 @@ MAX_LINES = 600
 # Files still over MAX_LINES, each with the reason. The check fails if one is listed but fits.
 LONG_FILES = {}
 CLI_ALLOWED = ("zkgpu/", "io/", "bench_support/")
+BENCH_SUPPORT = "tools/bench_support"
+BENCH_SUPPORT_INTERNALS = {
+    "runtime/cuda/runtime.cuh": "checked CUDA calls, device buffers, streams and events of the one GPU host "
+    "layer, for the probes' kernels and the event timings (the same error mapping as the library's)",
+    "ntt/cuda/api.hpp": "NttKernelForm, the NTT kernel form the device timings sweep (a tuning value, not public)",
+    "ntt/cuda/ntt.cuh": "the enqueue-only NTT timed between two events: the public ntt_device checks its "
+    "pointers on the host first, which the events would count at small sizes",
+    "poseidon2/cuda/poseidon2.cuh": "the enqueue-only permutation timed between two events (as ntt/cuda/ntt.cuh)",
+    "merkle/cuda/merkle.cuh": "the enqueue-only tree build timed between two events (as ntt/cuda/ntt.cuh)",
+    "pow/cuda/pow.cuh": "the GPU grind, which has no public device-pointer call",
+    "merkle/cpu/merkle_cpu.hpp": "the tree's hashing without the public MerkleTree's matrix copy (CPU)",
+    "merkle/cuda/api.hpp": "the same hashing from host memory through the GPU",
+    "msm/cpu/field_ifma.hpp": "the CPU MSM's AVX-512 IFMA field lanes, which the IFMA PADD probes run (host-only "
+    "ISA code, not public)",
+    "ed25519/cuda/backend.hpp": "the Ed25519 kernel choice and chunk size the bench sweeps, and the kernel alone",
+}
 SOURCE_EXT = (".cpp", ".hpp", ".cu", ".cuh", ".h", ".cc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
@@ -110,6 +129,21 @@ def check(root):
         for inc in INCLUDE.findall(text):
             if "/" in inc and not inc.startswith(CLI_ALLOWED):
                 bad.append(f"{f}: rule 9, the CLI includes {inc} (only zkgpu/, io/, bench_support/)")
+    # 10. tools/bench_support over the public API and the listed internals
+    used = set()
+    for f in files_under(root, BENCH_SUPPORT):
+        text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
+        for inc in INCLUDE.findall(text):
+            if inc.startswith(("zkgpu/", "bench_support/")):
+                continue
+            if inc in BENCH_SUPPORT_INTERNALS:
+                used.add(inc)
+            else:
+                bad.append(f"{f}: rule 10, tools/bench_support includes {inc} (public headers, bench_support/ "
+                           "and BENCH_SUPPORT_INTERNALS only)")
+    if os.path.isdir(os.path.join(root, BENCH_SUPPORT)):
+        for inc in sorted(set(BENCH_SUPPORT_INTERNALS) - used):
+            bad.append(f"{inc}: rule 10, listed in BENCH_SUPPORT_INTERNALS but no longer included: remove the entry")
     for f in LONG_FILES:
         if not os.path.exists(os.path.join(root, f)):
             bad.append(f"{f}: rule 7, listed in LONG_FILES but gone: remove the entry")
@@ -130,11 +164,13 @@ def self_test():
         "src/runtime/big.cpp": "x\n" * (MAX_LINES + 1),                 # 7
         "include/zkgpu.h": "#include <stddef.h>\n#include <stdbool.h>\n",  # 8
         "cli/cmd_x.cpp": '#include "zkgpu/ntt.hpp"\n#include "ntt/cpu/c.hpp"\n',  # 9
+        "tools/bench_support/t.cpp": '#include "zkgpu/msm.hpp"\n#include "msm/cuda/api.hpp"\n',  # 10
     }
     expect = {("src/stray.cpp", "rule 1"), ("src/ntt/detail/x.cpp", "rule 1"), ("src/ntt/cpu/a.cpp", "rule 2"),
               ("src/ntt/cuda/b.cuh", "rule 2"), ("src/ntt/ntt.cpp", "rule 3"), ("include/zkgpu/api.hpp", "rule 4"),
               ("include/zkgpu/core/f.hpp", "rule 5"), ("src/runtime/flags.cpp", "rule 6"),
-              ("src/runtime/big.cpp", "rule 7"), ("include/zkgpu.h", "rule 8"), ("cli/cmd_x.cpp", "rule 9")}
+              ("src/runtime/big.cpp", "rule 7"), ("include/zkgpu.h", "rule 8"), ("cli/cmd_x.cpp", "rule 9"),
+              ("tools/bench_support/t.cpp", "rule 10"), ("pow/cuda/pow.cuh", "rule 10")}
     with tempfile.TemporaryDirectory() as root:
         for path, text in planted.items():
             os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)

@@ -1,4 +1,4 @@
-// BLS12-377 MSM and PADD on the GPU against the CPU backend on fresh random inputs, with the GPU
+// BLS12-377 MSM on the GPU against the CPU backend on fresh random inputs, with the GPU
 // workspace poisoned (0xff bytes) before every MSM (MsmGpuOptions::poison_workspace). Every test
 // skips without a usable GPU.
 // ZKGPU_MSM_TEST_LOG_N sets the size of the known-discrete-log test (default 20, 12 in small mode).
@@ -179,13 +179,19 @@ TEST(Bls12377MsmGpu, FromHostRejectsExceptionalPoints) {
 }
 
 #if ZKGPU_HAVE_CUDA
+// The bases of `in` (in G1 by construction, so unchecked), uploaded to the device.
+MsmBases resident_bases(const Input& in) {
+  MsmBases bases(in.points, false);
+  bases.upload();
+  return bases;
+}
+
 TEST(Bls12377MsmGpu, DeviceResidentInputs) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(44);
   const size_t n = 3000;
   Input in = random_input(n, rng);
-  MsmBases bases(in.points, false);
-  bases.upload();
+  const MsmBases bases = resident_bases(in);
   ::zkgpu::cuda::DeviceBuffer<Scalar> d_scalars(n);
   d_scalars.upload(in.scalars.data(), n);
   G1Affine got = msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_scalars.data(), n);
@@ -199,8 +205,7 @@ TEST(Bls12377MsmGpu, DeviceResidentInputsAfterTheCallersStream) {
   Rng rng(45);
   const size_t n = 5000;
   Input in = random_input(n, rng);
-  MsmBases bases(in.points, false);
-  bases.upload();
+  const MsmBases bases = resident_bases(in);
   const TePrecomputed* d_points = bls12_377::cuda::device_points(*bases.device());
   ::zkgpu::cuda::Stream s;
   ::zkgpu::cuda::PinnedBuffer<Scalar> pinned(n);
@@ -223,8 +228,7 @@ TEST(Bls12377MsmGpu, WindowTableMatchesCpuAndPerWindowBuckets) {
   Rng rng(48);
   for (size_t n : sized<size_t>({1, 77, 4099, (size_t{1} << 15) + 1}, {1, 77, 4099})) {
     Input in = random_input(n, rng);
-    MsmBases bases(in.points, false);
-    bases.upload();
+    const MsmBases bases = resident_bases(in);
     const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
     ASSERT_EQ(t, gpu_plan::table_window_bits(n)) << "n = " << n;  // small tables always fit
     G1Affine expect = msm(bases, in.scalars, on(Backend::Cpu));
@@ -255,8 +259,7 @@ TEST(Bls12377MsmGpu, SlicedHostInputsMatchCpu) {
   Rng rng(49);
   const size_t n = pl.n;
   Input in = random_input(n, rng);
-  MsmBases bases(in.points, false);
-  bases.upload();
+  const MsmBases bases = resident_bases(in);
   const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
   std::vector<std::vector<Scalar>> sets = {in.scalars, in.scalars, in.scalars};
   // Set 1: the first slices all zero and a zero run (in small mode across 1816 and 1875); set 2: a
@@ -321,8 +324,7 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   Rng rng(51);
   const size_t n = sized<size_t>(20011, 4001);
   Input in = random_input(n, rng);
-  MsmBases bases(in.points, false);
-  bases.upload();
+  const MsmBases bases = resident_bases(in);
   const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
   const std::vector<std::vector<Scalar>> sets = {in.scalars, std::vector<Scalar>(n, r_minus(1))};
   std::vector<G1Affine> expect;
@@ -348,25 +350,6 @@ TEST(Bls12377MsmGpu, ReductionShapesMatchCpu) {
   }
 }
 
-TEST(Bls12377PaddGpu, ThroughputAndLatencyKernelsAddCorrectly) {
-  ZKGPU_REQUIRE_GPU();
-  Rng rng(45);
-  const size_t nb = 1000, threads = 4096, adds = 7;
-  std::vector<Scalar> a(nb);
-  for (auto& x : a) x = random_scalar(rng);
-  std::vector<TePrecomputed> bases = precompute_te(points_with_dlogs(a));
-  TeExtended got{};
-  double rate = bls12_377::cuda::padd_throughput(bases.data(), nb, threads, adds, &got);
-  EXPECT_GT(rate, 0);
-  TeExtended want = TeExtended::identity();
-  for (size_t k = 0; k < adds; ++k) want = te_add_precomputed(want, bases[(k * threads) % nb]);
-  EXPECT_EQ(to_affine(got), to_affine(want));
-  double us = bls12_377::cuda::padd_latency_us(bases.data(), nb, 2500, &got);
-  EXPECT_GT(us, 0);
-  want = TeExtended::identity();
-  for (size_t k = 0; k < 2500; ++k) want = te_add_precomputed(want, bases[k % nb]);
-  EXPECT_EQ(to_affine(got), to_affine(want));
-}
 #endif
 
 #if ZKGPU_HAVE_CUDA
@@ -384,8 +367,7 @@ TEST(Bls12377MsmGpu, SmallMemoryBudgetGivesTheSameSum) {
   const size_t n = sized<size_t>(20000, 5000);
   Input in = random_input(n, rng);
   const G1Affine expect = expected_msm(in.dlogs, in.scalars);
-  MsmBases bases(in.points, false);
-  bases.upload();
+  const MsmBases bases = resident_bases(in);
   const bls12_377::detail::DeviceBases& dev = *bases.device();
   const unsigned t = bls12_377::cuda::window_table_bits(dev);
   ASSERT_GT(t, 2u);

@@ -6,7 +6,7 @@
 #include "bench_support/msm_inputs.hpp"
 #include "bls12_377/bls_test_support.hpp"
 #if defined(__x86_64__)
-#include "msm/cpu/te_lanes_ifma.hpp"
+#include "bench_support/cpu/te_lanes_ifma.hpp"
 #endif
 
 namespace zkgpu::test {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.hpp"
 #include "support/test_support.hpp"
 #include "zkgpu/status.hpp"
 
@@ -268,14 +269,7 @@ TEST(NttCpu, OptionsCallsMatchTheBackendCalls) {
 }
 
 TEST(NttCpu, InvalidArgumentsThrow) {
-  auto expect_invalid = [](auto&& f) {
-    try {
-      f();
-      ADD_FAILURE() << "no exception";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
-    }
-  };
+  auto expect_invalid = [](auto&& f) { test::expect_error(ErrorCode::InvalidArgument, f); };
   std::vector<BabyBear> m(24);
   std::vector<BabyBear4> ef(8);
   const BabyBear one = BabyBear::one();

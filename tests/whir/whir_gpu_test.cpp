@@ -26,7 +26,7 @@ namespace zkgpu::whir {
 namespace {
 
 using test::make_params;
-using test::random_claims;
+using test::random_instance;
 using test::Rng;
 using EF = BabyBear4;
 
@@ -45,6 +45,20 @@ void expect_same_openings(const std::vector<MerkleOpening>& a, const std::vector
     EXPECT_EQ(a[i].row, b[i].row) << "opening " << i;
     EXPECT_EQ(a[i].siblings, b[i].siblings) << "opening " << i;
   }
+}
+
+// `rounds` sumcheck rounds on both backends at the same random challenges: the round coefficients
+// must agree before each bind, and the folded table and weights after the last.
+void bind_rounds(detail::ProverBackend& cpu, detail::ProverBackend& gpu, unsigned rounds, Rng& rng) {
+  for (unsigned j = 0; j < rounds; ++j) {
+    SCOPED_TRACE(testing::Message() << "round " << j);
+    ASSERT_EQ(cpu.sumcheck_coeffs(), gpu.sumcheck_coeffs());
+    const EF r = rng.fe4();
+    cpu.bind(r);
+    gpu.bind(r);
+  }
+  ASSERT_EQ(cpu.table(), gpu.table());
+  ASSERT_EQ(cpu.weights(), gpu.weights());
 }
 
 // The operations of the backend interface, driven identically on both backends, outside any
@@ -85,15 +99,8 @@ TEST(WhirGpu, BackendOperationsMatchCpu) {
     expect_same_openings(cpu->open(0, idx), gpu->open(0, idx));
 
     unsigned m = c.n;
-    for (unsigned j = 0; j < c.k0; ++j, --m) {
-      SCOPED_TRACE(testing::Message() << "round " << j);
-      ASSERT_EQ(cpu->sumcheck_coeffs(), gpu->sumcheck_coeffs());
-      const EF r = rng.fe4();
-      cpu->bind(r);
-      gpu->bind(r);
-    }
-    ASSERT_EQ(cpu->table(), gpu->table());
-    ASSERT_EQ(cpu->weights(), gpu->weights());
+    ASSERT_NO_FATAL_FAILURE(bind_rounds(*cpu, *gpu, c.k0, rng));
+    m -= c.k0;
     if (shape.commits.size() < 2) continue;
 
     EXPECT_EQ(cpu->commit(c.k1, h1), gpu->commit(c.k1, h1));
@@ -116,14 +123,7 @@ TEST(WhirGpu, BackendOperationsMatchCpu) {
     std::vector<size_t> idx1;
     for (int i = 0; i < 5; ++i) idx1.push_back(rng.u32() % (size_t(1) << h1));
     expect_same_openings(cpu->open(1, idx1), gpu->open(1, idx1));
-    for (; m > 0; --m) {
-      ASSERT_EQ(cpu->sumcheck_coeffs(), gpu->sumcheck_coeffs());
-      const EF r = rng.fe4();
-      cpu->bind(r);
-      gpu->bind(r);
-    }
-    ASSERT_EQ(cpu->table(), gpu->table());
-    ASSERT_EQ(cpu->weights(), gpu->weights());
+    ASSERT_NO_FATAL_FAILURE(bind_rounds(*cpu, *gpu, m, rng));
   }
 }
 
@@ -164,10 +164,8 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
   };
   for (const ProofCase& c : cases) {
     SCOPED_TRACE(describe(c));
-    const WhirConfig cfg = WhirConfig::derive(make_params(c.n, c.fold, c.rate, c.s));
     Rng rng(1000 + c.n * 7 + c.rate);
-    const std::vector<BabyBear> evals = rng.fes(size_t(1) << c.n);
-    const std::vector<Claim> claims = random_claims(rng, evals, c.n, c.claims);
+    const auto [cfg, evals, claims] = random_instance(rng, make_params(c.n, c.fold, c.rate, c.s), c.claims);
     const Proof cpu = prove(cfg, evals, claims, Backend::Cpu);
     const Proof gpu = poisoned_gpu_prove(cfg, evals, claims);
     const std::vector<uint8_t> cpu_file = write_proof_file(cfg, claims, cpu);
@@ -189,21 +187,21 @@ TEST(WhirGpu, ProofsAreByteIdenticalToCpu) {
 // creates them again and writes the same file, twice in a row (a release with nothing cached).
 TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
   ZKGPU_REQUIRE_GPU();
-  const unsigned n = 14;
-  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
   Rng rng(78);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
-  const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
-  const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
+  // Named members, not a structured binding: the lambdas below capture them.
+  const test::Instance in =
+      random_instance(rng, make_params(14, FoldingFactor::constant(2), 1, Soundness::CapacityBound), 2);
+  const std::vector<uint8_t> cpu =
+      write_proof_file(in.cfg, in.claims, prove(in.cfg, in.evals, in.claims, Backend::Cpu));
   // Each step named, so a prove that throws says which one it was.
   const auto expect_cpu_file = [&](const std::string& step, const auto& prove_once) {
     try {
-      EXPECT_EQ(write_proof_file(cfg, claims, prove_once()), cpu) << step;
+      EXPECT_EQ(write_proof_file(in.cfg, in.claims, prove_once()), cpu) << step;
     } catch (const std::exception& e) {
       ADD_FAILURE() << step << " threw: " << e.what();
     }
   };
-  const auto poisoned = [&] { return poisoned_gpu_prove(cfg, evals, claims); };
+  const auto poisoned = [&] { return poisoned_gpu_prove(in.cfg, in.evals, in.claims); };
   expect_cpu_file("before any release", poisoned);
   for (int round = 0; round < 2; ++round) {
     release_gpu_caches();
@@ -211,8 +209,9 @@ TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
     expect_cpu_file("after release round " + std::to_string(round), poisoned);
   }
   // The public call, with and without a crossover that sends Auto to the GPU.
-  expect_cpu_file("Backend::Cuda", [&] { return prove(cfg, evals, claims, Backend::Cuda); });
-  expect_cpu_file("Auto, crossover 0", [&] { return prove(cfg, evals, claims, ProveOptions{.gpu_crossover = 0}); });
+  expect_cpu_file("Backend::Cuda", [&] { return prove(in.cfg, in.evals, in.claims, Backend::Cuda); });
+  expect_cpu_file("Auto, crossover 0",
+                  [&] { return prove(in.cfg, in.evals, in.claims, ProveOptions{.gpu_crossover = 0}); });
 }
 
 // ProveOptions::phase_times: every stage call in order, "host" between them, as many Merkle builds
@@ -220,11 +219,9 @@ TEST(WhirGpu, ProofAfterReleasingGpuCachesIsUnchanged) {
 // second prove appends to it.
 TEST(WhirGpu, PhaseTimesListEveryStage) {
   ZKGPU_REQUIRE_GPU();
-  const unsigned n = 14;
-  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
   Rng rng(79);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
-  const std::vector<Claim> claims = random_claims(rng, evals, n, 2);
+  const auto [cfg, evals, claims] =
+      random_instance(rng, make_params(14, FoldingFactor::constant(2), 1, Soundness::CapacityBound), 2);
   const std::vector<uint8_t> cpu = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cpu));
   PhaseTimes times;
   EXPECT_EQ(write_proof_file(cfg, claims,
@@ -255,10 +252,9 @@ TEST(WhirGpu, PhaseTimesListEveryStage) {
 
 TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
   ZKGPU_REQUIRE_GPU();
-  const WhirConfig cfg = WhirConfig::derive(make_params(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound));
   Rng rng(77);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << 10);
-  std::vector<Claim> claims = random_claims(rng, evals, 10, 1);
+  auto [cfg, evals, claims] =
+      random_instance(rng, make_params(10, FoldingFactor::constant(2), 1, Soundness::CapacityBound), 1);
   claims[0].value += EF::one();
   EXPECT_THROW((void)prove(cfg, evals, claims, Backend::Cuda), Error);
 }
@@ -270,10 +266,9 @@ TEST(WhirGpu, FalseClaimIsRefusedLikeOnCpu) {
 TEST(WhirGpu, TooSmallMemoryBudgetIsOutOfMemory) {
   ZKGPU_REQUIRE_GPU();
   const unsigned n = test::sized(18u, 14u);
-  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
   Rng rng(6);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
-  const std::vector<Claim> claims = random_claims(rng, evals, n, 1);
+  const auto [cfg, evals, claims] =
+      random_instance(rng, make_params(n, FoldingFactor::constant(2), 2, Soundness::CapacityBound), 1);
   const size_t need = cuda::memory_need(detail::prover_shape(cfg));
   const std::vector<uint8_t> unlimited = write_proof_file(cfg, claims, prove(cfg, evals, claims, Backend::Cuda));
   for (uint64_t budget : {uint64_t{1}, uint64_t{1} << 20, uint64_t{need - 1}}) {
@@ -293,10 +288,9 @@ TEST(WhirGpu, TooSmallMemoryBudgetIsOutOfMemory) {
   EXPECT_NE(why.find("gpu_memory_budget"), std::string::npos) << why;
   EXPECT_EQ(write_proof_file(cfg, claims, fallback), unlimited);
   // A larger prove first leaves a larger workspace; the budgeted prove still fits.
-  const WhirConfig big =
-      WhirConfig::derive(make_params(n + 1, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
-  const std::vector<BabyBear> big_evals = rng.fes(size_t(1) << (n + 1));
-  (void)prove(big, big_evals, random_claims(rng, big_evals, n + 1, 1), Backend::Cuda);
+  const test::Instance big =
+      random_instance(rng, make_params(n + 1, FoldingFactor::constant(2), 2, Soundness::CapacityBound), 1);
+  (void)prove(big.cfg, big.evals, big.claims, Backend::Cuda);
   const Proof exact = prove(cfg, evals, claims, ProveOptions{.backend = Backend::Cuda, .gpu_memory_budget = need});
   EXPECT_EQ(write_proof_file(cfg, claims, exact), unlimited);
 }
@@ -306,10 +300,9 @@ TEST(WhirGpu, TooSmallMemoryBudgetIsOutOfMemory) {
 TEST(WhirGpu, OversizeRequestErrorsCleanly) {
   ZKGPU_REQUIRE_GPU();
   const unsigned n = test::sized(20u, 16u);
-  const WhirConfig cfg = WhirConfig::derive(make_params(n, FoldingFactor::constant(2), 2, Soundness::CapacityBound));
   Rng rng(5);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
-  const std::vector<Claim> claims = random_claims(rng, evals, n, 1);
+  const auto [cfg, evals, claims] =
+      random_instance(rng, make_params(n, FoldingFactor::constant(2), 2, Soundness::CapacityBound), 1);
   const size_t need = cuda::memory_need(detail::prover_shape(cfg));
   cuda::release_workspace();
   // Occupy the device until less than a quarter of the need is free (in pieces: one huge
@@ -357,11 +350,9 @@ TEST(WhirGpu, TargetConfigurationsTiming) {
     double target_ms;
   };
   for (const T t : test::sized<T>({{22, 1, 60.0}, {24, 4, 20.0}}, {{14, 1, 0.0}, {21, 4, 0.0}})) {
-    const WhirConfig cfg =
-        WhirConfig::derive(make_params(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound));
     Rng rng(t.n);
-    const std::vector<BabyBear> evals = rng.fes(size_t(1) << t.n);
-    const std::vector<Claim> claims = random_claims(rng, evals, t.n, 1);
+    const auto [cfg, evals, claims] =
+        random_instance(rng, make_params(t.n, FoldingFactor::constant(t.fold), 1, Soundness::CapacityBound), 1);
     std::vector<double> ms;
     std::vector<uint8_t> first;
     for (int run = 0, runs = test::sized(4, 2); run < runs; ++run) {

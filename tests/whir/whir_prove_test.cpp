@@ -17,14 +17,13 @@ namespace {
 
 using test::make_params;
 using test::random_claims;
+using test::random_instance;
 using test::Rng;
 
 // Prove, verify, serialize, parse, verify again; returns the file.
 std::vector<uint8_t> round_trip(const ProtocolParameters& p, uint64_t salt, size_t n_claims = 2) {
-  const WhirConfig cfg = WhirConfig::derive(p);
   Rng rng(salt);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << p.num_variables);
-  const std::vector<Claim> claims = random_claims(rng, evals, p.num_variables, n_claims);
+  const auto [cfg, evals, claims] = random_instance(rng, p, n_claims);
   const Proof proof = prove(cfg, evals, claims, Backend::Cpu);
   const VerifyResult r = verify(cfg, claims, proof);
   EXPECT_TRUE(r.accepted) << r.reason;
@@ -172,10 +171,8 @@ TEST(WhirProve, RoundTripsDefaultSecurity) {
 
 TEST(WhirProve, DeterministicAndBoundToTheStatement) {
   const ProtocolParameters p = make_params(10, FoldingFactor::constant(3), 1, Soundness::CapacityBound, 60, 12);
-  const WhirConfig cfg = WhirConfig::derive(p);
   Rng rng(5);
-  const std::vector<BabyBear> evals = rng.fes(1024);
-  std::vector<Claim> claims = random_claims(rng, evals, 10, 2);
+  auto [cfg, evals, claims] = random_instance(rng, p, 2);
   const Proof a = prove(cfg, evals, claims, Backend::Cpu), b = prove(cfg, evals, claims, Backend::Cpu);
   EXPECT_EQ(write_proof_file(cfg, claims, a), write_proof_file(cfg, claims, b));
   // A different true statement: the old proof does not verify it.
@@ -200,11 +197,9 @@ TEST(WhirProve, DefaultsAreAutoAndGiveTheCpuProof) {
   EXPECT_EQ(ProveOptions{}.backend, Backend::Auto);
   EXPECT_EQ(ProveOptions{}.gpu_crossover, WHIR_GPU_CROSSOVER_VARS);
   const unsigned n = WHIR_GPU_CROSSOVER_VARS;
-  const WhirConfig cfg =
-      WhirConfig::derive(make_params(n, FoldingFactor::constant(4), 1, Soundness::CapacityBound, 40, 8));
   Rng rng(7);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << n);
-  const std::vector<Claim> claims = random_claims(rng, evals, n, 1);
+  const auto [cfg, evals, claims] =
+      random_instance(rng, make_params(n, FoldingFactor::constant(4), 1, Soundness::CapacityBound, 40, 8), 1);
   PhaseTimes times;
   std::string why;
   const std::vector<uint8_t> cpu = write_proof_file(
@@ -220,10 +215,8 @@ TEST(WhirProve, DefaultsAreAutoAndGiveTheCpuProof) {
 // Every proof field mutated in turn is rejected.
 TEST(WhirProve, MutatedProofFieldsAreRejected) {
   const ProtocolParameters p = make_params(11, FoldingFactor::constant(2), 1, Soundness::CapacityBound, 40, 8);
-  const WhirConfig cfg = WhirConfig::derive(p);
   Rng rng(6);
-  const std::vector<BabyBear> evals = rng.fes(size_t(1) << 11);
-  const std::vector<Claim> claims = random_claims(rng, evals, 11, 1);
+  const auto [cfg, evals, claims] = random_instance(rng, p, 1);
   const Proof good = prove(cfg, evals, claims, Backend::Cpu);
   ASSERT_TRUE(verify(cfg, claims, good).accepted);
   ASSERT_GE(good.rounds.size(), 1u);

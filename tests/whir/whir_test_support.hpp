@@ -1,4 +1,4 @@
-// Shared by the WHIR test files: parameter sets and random claims.
+// Shared by the WHIR test files: parameter sets, random claims and random instances.
 #pragma once
 #include <span>
 #include <vector>
@@ -12,6 +12,7 @@ using whir::Claim;
 using whir::FoldingFactor;
 using whir::ProtocolParameters;
 using whir::Soundness;
+using whir::WhirConfig;
 
 inline ProtocolParameters make_params(unsigned n, FoldingFactor f, unsigned rate, Soundness s, unsigned lambda = 100,
                                       unsigned budget = 16) {
@@ -33,6 +34,19 @@ inline std::vector<Claim> random_claims(Rng& rng, std::span<const BabyBear> eval
     c.value = whir::evaluate_multilinear(evals, c.point);
   }
   return cs;
+}
+
+// The configuration of p, 2^n random evaluations and `count` true claims about them, drawn from
+// rng in that order.
+struct Instance {
+  WhirConfig cfg;
+  std::vector<BabyBear> evals;
+  std::vector<Claim> claims;
+};
+inline Instance random_instance(Rng& rng, const ProtocolParameters& p, size_t count) {
+  Instance in{WhirConfig::derive(p), rng.fes(size_t(1) << p.num_variables), {}};
+  in.claims = random_claims(rng, in.evals, p.num_variables, count);
+  return in;
 }
 
 }  // namespace zkgpu::test

@@ -1,7 +1,7 @@
 #include "bench_support/msm_inputs.hpp"
 #if defined(__x86_64__)
 #include "msm/cpu/field_ifma.hpp"
-#include "msm/cpu/te_lanes_ifma.hpp"
+#include "bench_support/cpu/te_lanes_ifma.hpp"
 #endif
 
 #include <omp.h>

@@ -68,8 +68,11 @@ func benchBatch(n int) *batch {
 // run times b.N repetitions of verifying the batch and reports verifications per second (Go 1.19
 // has no b.Elapsed, hence the explicit clock). Every run must accept every signature: a fast
 // wrong answer is not a result.
-func run(b *testing.B, n int, verify func(*batch) []bool) {
+func run(b *testing.B, n int, prepare func(*batch), verify func(*batch) []bool) {
 	bt := benchBatch(n)
+	if prepare != nil {
+		prepare(bt)
+	}
 	b.ResetTimer()
 	start := time.Now()
 	var ok []bool
@@ -86,9 +89,12 @@ func run(b *testing.B, n int, verify func(*batch) []bool) {
 	b.ReportMetric(float64(n)*float64(b.N)/el.Seconds(), "verifs/s")
 }
 
-func sizes(b *testing.B, verify func(*batch) []bool) {
+func sizes(b *testing.B, verify func(*batch) []bool) { sizesPrepared(b, nil, verify) }
+
+// sizesPrepared runs prepare(batch) before each timed run (untimed).
+func sizesPrepared(b *testing.B, prepare func(*batch), verify func(*batch) []bool) {
 	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { run(b, n, verify) })
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { run(b, n, prepare, verify) })
 	}
 }
 
@@ -114,6 +120,31 @@ func BenchmarkBatchVerifyCuda(b *testing.B) {
 		b.Skip("no usable GPU (zkgpu_cuda_usable() = 0)")
 	}
 	sizes(b, withBackend(zkgpu.Cuda))
+}
+
+// The packed entry point on arrays packed beforehand (BatchVerifyPacked, no copy): what the
+// binding's own copy costs shows as the gap to BatchVerifyWith at the same backend; compare both
+// with `zkgpu ed25519 bench --json` (gpu_per_s, gpu_packed_per_s, cpu_per_s at the same n).
+func packed(b *testing.B, be zkgpu.Backend) {
+	var keys, sigs, msgs []byte
+	var offs []uint64
+	sizesPrepared(b, func(bt *batch) { keys, sigs, msgs, offs = packedOf(bt) }, func(*batch) []bool {
+		ok, err := ed25519.BatchVerifyPacked(keys, sigs, msgs, offs, ed25519.Options{Backend: be})
+		if err != nil {
+			panic(err)
+		}
+		return ok
+	})
+}
+
+func BenchmarkBatchVerifyPacked(b *testing.B)    { packed(b, zkgpu.Auto) }
+func BenchmarkBatchVerifyPackedCpu(b *testing.B) { packed(b, zkgpu.Cpu) }
+
+func BenchmarkBatchVerifyPackedCuda(b *testing.B) {
+	if !zkgpu.CudaUsable() {
+		b.Skip("no usable GPU (zkgpu_cuda_usable() = 0)")
+	}
+	packed(b, zkgpu.Cuda)
 }
 
 // BenchmarkStdlibSerial: crypto/ed25519.Verify in a loop on one goroutine.

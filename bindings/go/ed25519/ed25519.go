@@ -16,6 +16,7 @@ import "C"
 import (
 	"crypto/ed25519"
 	"fmt"
+	"unsafe"
 
 	"zkgpu"
 	"zkgpu/internal/cabi"
@@ -81,37 +82,88 @@ func BatchVerify(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte) []bool 
 // with zkgpu.ErrInvalidArgument (slices of different lengths, a Mode or Backend outside the
 // enums), zkgpu.ErrUnavailable (Cuda without a usable GPU), zkgpu.ErrOutOfMemory,
 // zkgpu.ErrCudaError, zkgpu.ErrInternal. A batch of zero items returns an empty slice.
+//
+// The batch is copied (on GOMAXPROCS goroutines for large batches) into one C buffer kept between
+// calls, in the packed layout of zkgpu_ed25519_verify_batch_packed, which the library reads in
+// place: on the GPU its chunks are a few memcpys into pinned memory (pack.go).
 func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opts Options) ([]bool, error) {
 	n := len(pubs)
 	if len(msgs) != n || len(sigs) != n {
 		return nil, cabi.Errorf("%d public keys, %d messages, %d signatures", n, len(msgs), len(sigs))
 	}
-	if opts.Mode != Openssl && opts.Mode != Strict && opts.Mode != Zip215 {
-		return nil, cabi.Errorf("ed25519 mode %d is not Openssl, Strict or Zip215", int32(opts.Mode))
-	}
-	if err := cabi.CheckBackend(opts.Backend); err != nil {
+	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}
 	if n == 0 {
 		return []bool{}, nil
 	}
-	// Columns in the order of the C call's arguments: keys, signatures, messages; the verdicts
-	// (n bytes) in the same allocation.
-	p, err := cabi.Pack([][][]byte{cabi.Bytes(pubs), sigs, msgs}, n, uintptr(n))
+	p, err := pack(pubs, msgs, sigs)
 	if err != nil {
 		return nil, err
 	}
-	defer p.Free()
-	verdicts := (*C.uint8_t)(p.Extra())
+	defer p.free()
 	err = cabi.Call(func() int32 {
-		return int32(C.zkgpu_ed25519_verify_batch(
-			(**C.uint8_t)(p.Ptrs(0)), (*C.size_t)(p.Lens(0)),
-			(**C.uint8_t)(p.Ptrs(1)), (*C.size_t)(p.Lens(1)),
-			(**C.uint8_t)(p.Ptrs(2)), (*C.size_t)(p.Lens(2)),
-			C.size_t(n), C.zkgpu_ed25519_mode(opts.Mode), C.zkgpu_backend(opts.Backend), verdicts))
+		return int32(C.zkgpu_ed25519_verify_batch_packed(
+			(*C.uint8_t)(p.keys()), (*C.uint8_t)(p.sigs()), (*C.uint8_t)(p.messages()),
+			(*C.uint64_t)(p.offsets()), C.size_t(n), C.zkgpu_ed25519_mode(opts.Mode),
+			C.zkgpu_backend(opts.Backend), (*C.uint8_t)(p.verdicts())))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return p.Verdicts(n), nil
+	return p.results(pubs, sigs), nil
+}
+
+// BatchVerifyPacked verifies a batch that is already packed, with no copy: n = len(keys)/32
+// keys, 64-byte signatures back to back in sigs, the messages back to back in msgs, item i's
+// message msgs[offsets[i]:offsets[i+1]]; offsets has n+1 nondecreasing entries from 0 to
+// len(msgs). The slices go to the library as they are (they hold no Go pointers, so cgo allows
+// it). Errors as BatchVerifyWith's, and ErrInvalidArgument for arrays that disagree or offsets
+// that decrease (naming the entry).
+func BatchVerifyPacked(keys, sigs, msgs []byte, offsets []uint64, opts Options) ([]bool, error) {
+	if err := checkOptions(opts); err != nil {
+		return nil, err
+	}
+	if len(keys)%32 != 0 {
+		return nil, cabi.Errorf("%d key bytes are not whole 32-byte keys", len(keys))
+	}
+	n := len(keys) / 32
+	if len(sigs) != 64*n {
+		return nil, cabi.Errorf("%d signature bytes for %d keys (want 64 each)", len(sigs), n)
+	}
+	if len(offsets) != n+1 && !(n == 0 && len(offsets) == 0) {
+		return nil, cabi.Errorf("%d message offsets for %d items (want n+1)", len(offsets), n)
+	}
+	if n == 0 {
+		if len(msgs) != 0 {
+			return nil, cabi.Errorf("no items but %d message bytes", len(msgs))
+		}
+		return []bool{}, nil
+	}
+	// The library reads msgs[:offsets[n]]: it must be the slice's length.
+	if offsets[n] != uint64(len(msgs)) {
+		return nil, cabi.Errorf("offsets[%d] = %d but msgs has %d bytes", n, offsets[n], len(msgs))
+	}
+	verdicts := make([]byte, n)
+	err := cabi.Call(func() int32 {
+		return int32(C.zkgpu_ed25519_verify_batch_packed(
+			(*C.uint8_t)(cabi.Ptr(keys)), (*C.uint8_t)(cabi.Ptr(sigs)), (*C.uint8_t)(cabi.Ptr(msgs)),
+			(*C.uint64_t)(unsafe.Pointer(&offsets[0])), C.size_t(n), C.zkgpu_ed25519_mode(opts.Mode),
+			C.zkgpu_backend(opts.Backend), (*C.uint8_t)(cabi.Ptr(verdicts))))
+	})
+	if err != nil {
+		return nil, err
+	}
+	ok := make([]bool, n)
+	for i, v := range verdicts {
+		ok[i] = v == 1
+	}
+	return ok, nil
+}
+
+func checkOptions(opts Options) error {
+	if opts.Mode != Openssl && opts.Mode != Strict && opts.Mode != Zip215 {
+		return cabi.Errorf("ed25519 mode %d is not Openssl, Strict or Zip215", int32(opts.Mode))
+	}
+	return cabi.CheckBackend(opts.Backend)
 }

@@ -1,8 +1,10 @@
 // Ed25519 verification throughput through the Rust binding, one JSON line per (size, backend,
 // api): `zkgpu::ed25519::verify_batch` ("api": "rust") beside the raw C entry point called with
 // its pointer arrays built beforehand ("api": "c_abi"), so the binding's own cost (the six
-// pointer/length arrays and the Vec<bool>) shows as the gap between the two. Compare with the C++
-// API's rate from `zkgpu ed25519 bench --json` (same message length by default).
+// pointer/length arrays and the Vec<bool>) shows as the gap between the two; and the packed
+// forms, `verify_packed` on arrays packed beforehand ("rust_packed") and its C entry point
+// ("c_abi_packed"). Compare with the C++ API's rates from `zkgpu ed25519 bench --json` at the
+// same n (gpu_per_s, gpu_packed_per_s, cpu_per_s; same message length by default).
 //
 // The binding cannot sign, so the signatures come from the CLI: `zkgpu ed25519 generate --count
 // N --seed 1 --msg-len L` (libsodium), parsed here (pk:sig:msg hex lines). Like the C++ bench,
@@ -15,7 +17,7 @@
 use std::process::{exit, Command};
 use std::time::Instant;
 
-use zkgpu::ed25519::{verify_batch, Item, Mode};
+use zkgpu::ed25519::{verify_batch, verify_packed, Item, Mode, PackedBatch};
 use zkgpu::{sys, Backend};
 
 struct Opts {
@@ -240,6 +242,14 @@ fn name(b: Backend) -> &'static str {
     }
 }
 
+fn raw_backend(b: Backend) -> sys::zkgpu_backend {
+    match b {
+        Backend::Auto => sys::ZKGPU_BACKEND_AUTO,
+        Backend::Cpu => sys::ZKGPU_BACKEND_CPU,
+        Backend::Cuda => sys::ZKGPU_BACKEND_CUDA,
+    }
+}
+
 fn main() {
     let o = parse_opts();
     let pool = load_pool(&o);
@@ -259,6 +269,23 @@ fn main() {
         let sig_lens = vec![64usize; n];
         let msg_lens: Vec<usize> = items.iter().map(|it| it.message.len()).collect();
         let mut verdicts = vec![0u8; n];
+        // The same items packed, built outside the timed region.
+        let mut packed_keys = Vec::with_capacity(32 * n);
+        let mut packed_sigs = Vec::with_capacity(64 * n);
+        let mut packed_msgs = Vec::new();
+        let mut offsets = vec![0u64];
+        for it in &items {
+            packed_keys.extend_from_slice(it.public_key);
+            packed_sigs.extend_from_slice(it.signature);
+            packed_msgs.extend_from_slice(it.message);
+            offsets.push(packed_msgs.len() as u64);
+        }
+        let packed = PackedBatch {
+            public_keys: &packed_keys,
+            signatures: &packed_sigs,
+            messages: &packed_msgs,
+            message_offsets: &offsets,
+        };
         for &b in &o.backends {
             // Every signature is valid: a wrong verdict makes the numbers meaningless. This call
             // is also the warm-up of both measurements (at 2^20 on a small CPU a call is minutes).
@@ -288,17 +315,37 @@ fn main() {
                         msg_lens.as_ptr(),
                         n,
                         raw_mode,
-                        match b {
-                            Backend::Auto => sys::ZKGPU_BACKEND_AUTO,
-                            Backend::Cpu => sys::ZKGPU_BACKEND_CPU,
-                            Backend::Cuda => sys::ZKGPU_BACKEND_CUDA,
-                        },
+                        raw_backend(b),
                         verdicts.as_mut_ptr(),
                     )
                 };
                 assert_eq!(st, sys::ZKGPU_OK);
             });
-            for (api, secs) in [("rust", rust), ("c_abi", c_abi)] {
+            let rust_packed = measure(o.runs, o.min_time, || {
+                std::hint::black_box(verify_packed(&packed, o.mode, b).unwrap());
+            });
+            let c_abi_packed = measure(o.runs, o.min_time, || {
+                // SAFETY: the packed arrays hold n items with n + 1 offsets; verdicts n bytes.
+                let st = unsafe {
+                    sys::zkgpu_ed25519_verify_batch_packed(
+                        packed_keys.as_ptr(),
+                        packed_sigs.as_ptr(),
+                        packed_msgs.as_ptr(),
+                        offsets.as_ptr(),
+                        n,
+                        raw_mode,
+                        raw_backend(b),
+                        verdicts.as_mut_ptr(),
+                    )
+                };
+                assert_eq!(st, sys::ZKGPU_OK);
+            });
+            for (api, secs) in [
+                ("rust", rust),
+                ("c_abi", c_abi),
+                ("rust_packed", rust_packed),
+                ("c_abi_packed", c_abi_packed),
+            ] {
                 println!(
                     "{{\"bench\":\"ed25519_verify_batch\",\"api\":\"{api}\",\"backend\":\"{}\",\"mode\":\"{mode_name}\",\
                      \"n\":{n},\"msg_len\":{},\"distinct\":{},\"runs\":{},\"median_s_per_call\":{secs:.9},\

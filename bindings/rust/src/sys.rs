@@ -292,6 +292,27 @@ extern "C" {
         backend: zkgpu_backend,
         verdicts: *mut u8,
     ) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_packed(
+        public_keys: *const u8,
+        signatures: *const u8,
+        messages: *const u8,
+        message_offsets: *const u64,
+        n: usize,
+        mode: zkgpu_ed25519_mode,
+        backend: zkgpu_backend,
+        verdicts: *mut u8,
+    ) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_device(
+        public_keys: *const u8,
+        signatures: *const u8,
+        messages: *const u8,
+        message_bytes: usize,
+        message_offsets: *const u64,
+        n: usize,
+        mode: zkgpu_ed25519_mode,
+        verdicts: *mut u8,
+        stream: *mut std::ffi::c_void,
+    ) -> zkgpu_status;
     pub fn zkgpu_msm(
         points: *const u8,
         scalars: *const u8,

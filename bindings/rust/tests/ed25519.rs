@@ -1,10 +1,14 @@
 // Ed25519 through the binding: RFC 8032 §7.1, the 1024 SUPERCOP answers, Wycheproof and the 1077
 // edge cases labelled per rule set (tests/vectors/ed25519), on the CPU and through Auto; wrong
-// lengths are per-item false; a mutated signature fails without touching its neighbours.
+// lengths are per-item false; a mutated signature fails without touching its neighbours; packed
+// batches give the item batches' verdicts; a batch large enough for the threaded array build.
 mod common;
 
 use common::{backends, hex, read_json, read_vector, Json};
-use zkgpu::ed25519::{verify_batch, verify_batch_into, Item, Mode};
+use zkgpu::ed25519::{
+    release_buffers, verify_batch, verify_batch_into, verify_packed, verify_packed_into, Item,
+    Mode, PackedBatch,
+};
 use zkgpu::{Backend, ErrorKind};
 
 const MODES: [Mode; 3] = [Mode::Openssl, Mode::Strict, Mode::Zip215];
@@ -352,4 +356,133 @@ fn cuda_without_a_gpu_is_unavailable_with_a_message() {
     assert_eq!(e.kind(), ErrorKind::Unavailable);
     assert!(!e.message().is_empty(), "the C side's message is carried");
     assert!(e.to_string().contains(e.message()));
+}
+
+/// Owned packed arrays of cases with well-formed keys and signatures.
+struct Packed {
+    keys: Vec<u8>,
+    sigs: Vec<u8>,
+    msgs: Vec<u8>,
+    offsets: Vec<u64>,
+}
+
+impl Packed {
+    fn of(cases: &[Case]) -> Packed {
+        let mut p = Packed {
+            keys: Vec::new(),
+            sigs: Vec::new(),
+            msgs: Vec::new(),
+            offsets: vec![0],
+        };
+        for c in cases {
+            p.keys.extend_from_slice(&c.pk);
+            p.sigs.extend_from_slice(&c.sig);
+            p.msgs.extend_from_slice(&c.msg);
+            p.offsets.push(p.msgs.len() as u64);
+        }
+        p
+    }
+    fn batch(&self) -> PackedBatch<'_> {
+        PackedBatch {
+            public_keys: &self.keys,
+            signatures: &self.sigs,
+            messages: &self.msgs,
+            message_offsets: &self.offsets,
+        }
+    }
+}
+
+// 300 SUPERCOP cases, every 5th mutated.
+fn mutated_cases() -> Vec<Case> {
+    let mut cases = supercop("ed25519/supercop_sign.input");
+    cases.truncate(300);
+    for i in (0..cases.len()).step_by(5) {
+        cases[i].sig[i % 64] ^= 1;
+    }
+    cases
+}
+
+#[test]
+fn packed_batches_equal_item_batches() {
+    let cases = mutated_cases();
+    let packed = Packed::of(&cases);
+    for b in backends() {
+        for m in MODES {
+            let want = verify_batch(&items(&cases), m, b).unwrap();
+            assert!(want.contains(&true) && want.contains(&false));
+            assert_eq!(
+                verify_packed(&packed.batch(), m, b).unwrap(),
+                want,
+                "{m:?} {b:?}"
+            );
+            let mut out = vec![9u8; cases.len()];
+            verify_packed_into(&packed.batch(), m, b, &mut out).unwrap();
+            assert!(out.iter().zip(&want).all(|(&o, &w)| o == u8::from(w)));
+        }
+    }
+    assert!(
+        verify_packed(&PackedBatch::default(), Mode::Openssl, Backend::Cpu)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn packed_batches_are_checked() {
+    let cases = mutated_cases();
+    let p = Packed::of(&cases[..4]);
+    let invalid = |b: PackedBatch| {
+        let e = verify_packed(&b, Mode::Openssl, Backend::Cpu).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidArgument, "{e}");
+        e.message().to_string()
+    };
+    assert!(invalid(PackedBatch {
+        public_keys: &p.keys[..33],
+        ..p.batch()
+    })
+    .contains("public_keys"));
+    assert!(invalid(PackedBatch {
+        signatures: &p.sigs[..64],
+        ..p.batch()
+    })
+    .contains("signatures"));
+    assert!(invalid(PackedBatch {
+        message_offsets: &p.offsets[..4],
+        ..p.batch()
+    })
+    .contains("offsets"));
+    assert!(invalid(PackedBatch {
+        messages: &p.msgs[1..],
+        ..p.batch()
+    })
+    .contains("messages has"));
+    // A decreasing offset is the library's check, named by index.
+    let mut bad = Packed::of(&cases[..4]);
+    bad.offsets[2] = bad.offsets[3] + 1;
+    assert!(invalid(bad.batch()).contains("message_offsets[3]"));
+    let mut out = vec![0u8; 3];
+    let e = verify_packed_into(&p.batch(), Mode::Openssl, Backend::Cpu, &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+}
+
+// 2^16 + 5 items: the pointer arrays are written on several threads (from 2^16 items), into a
+// kept buffer that a smaller batch then reuses; every verdict is still the item's own.
+#[test]
+fn large_batches_take_the_threaded_path() {
+    let base = mutated_cases();
+    let n = (1 << 16) + 5;
+    let views = items(&base);
+    let big: Vec<Item> = (0..n).map(|i| views[i % views.len()]).collect();
+    let want: Vec<bool> = verify_batch(&items(&base), Mode::Openssl, Backend::Cpu).unwrap();
+    for b in backends() {
+        let got = verify_batch(&big, Mode::Openssl, b).unwrap();
+        assert!((0..n).all(|i| got[i] == want[i % base.len()]), "{b:?}");
+        let small = verify_batch(&big[..1000], Mode::Openssl, b).unwrap();
+        assert_eq!(small[..], got[..1000]);
+    }
+    release_buffers();
+    assert_eq!(
+        verify_batch(&big[..7], Mode::Openssl, Backend::Cpu).unwrap(),
+        want[..7]
+    );
 }

@@ -28,11 +28,14 @@ struct Prepared {
   bool ok = false;  // passed the prechecks (lengths, S < L, A and R decode)
 };
 
-Prepared prepare(const Ed25519Item& it) {
+template <class Src>
+Prepared prepare(const Src& items, size_t i) {
   Prepared p;
-  if (it.public_key.size() != ED25519_PUBLIC_KEY_BYTES || it.signature.size() != ED25519_SIGNATURE_BYTES) return p;
+  if (!items.well_formed(i)) return p;
+  const uint8_t* pk = items.public_key(i);
+  const uint8_t* sig = items.signature(i);
   P3 a, r;
-  if (!ed25519_precheck(VerifyMode::Zip215, it.public_key.data(), it.signature.data(), a, r)) return p;
+  if (!ed25519_precheck(VerifyMode::Zip215, pk, sig, a, r)) return p;
   auto neg = [](P3 q) {
     q.X = fe_neg(q.X);
     q.T = fe_neg(q.T);
@@ -40,17 +43,19 @@ Prepared prepare(const Ed25519Item& it) {
   };
   p.neg_a = neg(a);
   p.neg_r = neg(r);
-  p.s = scalar_from_bytes(it.signature.data() + 32);
-  p.k = ed25519_challenge(it.signature.data(), it.public_key.data(), it.message.data(), it.message.size());
+  p.s = scalar_from_bytes(sig + 32);
+  const std::span<const uint8_t> msg = items.message(i);
+  p.k = ed25519_challenge(sig, pk, msg.data(), msg.size());
   p.ok = true;
   return p;
 }
 
-std::vector<Prepared> prepare_all(std::span<const Ed25519Item> items) {
+template <class Src>
+std::vector<Prepared> prepare_all(const Src& items) {
   std::vector<Prepared> prep(items.size());
   const auto n = static_cast<int64_t>(items.size());
 #pragma omp parallel for schedule(dynamic, 8) if (n >= 16)
-  for (int64_t i = 0; i < n; ++i) prep[static_cast<size_t>(i)] = prepare(items[static_cast<size_t>(i)]);
+  for (int64_t i = 0; i < n; ++i) prep[static_cast<size_t>(i)] = prepare(items, static_cast<size_t>(i));
   return prep;
 }
 
@@ -151,17 +156,23 @@ bool equation_holds(const std::vector<Prepared>& prep, std::span<const size_t> i
 // Names the bad items of a failed batch. Each half is checked again; a failing half alone is
 // searched further (sparse failures: logarithmic cost), but when both halves fail the failures are
 // dense and item-by-item checks are cheaper than more equations.
-void check_each(std::span<const size_t> idx, std::span<const Ed25519Item> items, std::span<uint8_t> out) {
+template <class Src>
+void check_each(std::span<const size_t> idx, const Src& items, std::span<uint8_t> out) {
   const auto n = static_cast<int64_t>(idx.size());
 #pragma omp parallel for schedule(dynamic, 4) if (n >= 16)
   for (int64_t j = 0; j < n; ++j) {
     const size_t i = idx[static_cast<size_t>(j)];
-    out[i] = ed25519_verify(items[i].public_key, items[i].signature, items[i].message, Ed25519Mode::Zip215) ? 1 : 0;
+    const std::span<const uint8_t> msg = items.message(i);
+    out[i] = ed25519_verify(VerifyMode::Zip215, items.public_key(i), items.signature(i), msg.data(), msg.size(),
+                            cpu::base_table())
+                 ? 1
+                 : 0;
   }
 }
 
-void bisect(const std::vector<Prepared>& prep, std::span<const size_t> idx, Coefficients& coef,
-            std::span<const Ed25519Item> items, std::span<uint8_t> out) {
+template <class Src>
+void bisect(const std::vector<Prepared>& prep, std::span<const size_t> idx, Coefficients& coef, const Src& items,
+            std::span<uint8_t> out) {
   if (idx.size() <= 8) return check_each(idx, items, out);
   const size_t half = idx.size() / 2;
   const std::span<const size_t> parts[2] = {idx.first(half), idx.subspan(half)};
@@ -176,9 +187,8 @@ void bisect(const std::vector<Prepared>& prep, std::span<const size_t> idx, Coef
   }
 }
 
-}  // namespace
-
-bool ed25519_batch_equation_zip215(std::span<const Ed25519Item> items, std::optional<uint64_t> seed) {
+template <class Src>
+bool equation_of(const Src& items, std::optional<uint64_t> seed) {
   const std::vector<Prepared> prep = prepare_all(items);
   std::vector<size_t> idx(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
@@ -190,11 +200,8 @@ bool ed25519_batch_equation_zip215(std::span<const Ed25519Item> items, std::opti
   return equation_holds(prep, idx, coef);
 }
 
-void ed25519_verify_batch_zip215_rlc(std::span<const Ed25519Item> items, std::span<uint8_t> out,
-                                     std::optional<uint64_t> seed) {
-  if (out.size() != items.size())
-    throw_invalid("ed25519: " + std::to_string(items.size()) + " items but room for " + std::to_string(out.size()) +
-                  " results");
+template <class Src>
+void verdicts_of(const Src& items, std::span<uint8_t> out, std::optional<uint64_t> seed) {
   const std::vector<Prepared> prep = prepare_all(items);
   std::vector<size_t> idx;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -208,6 +215,32 @@ void ed25519_verify_batch_zip215_rlc(std::span<const Ed25519Item> items, std::sp
   } else {
     bisect(prep, idx, coef, items, out);
   }
+}
+
+}  // namespace
+
+namespace ed25519::cpu {
+
+bool batch_equation_zip215(const ItemSource& items, std::optional<uint64_t> seed) {
+  return items.visit([&](const auto& src) { return equation_of(src, seed); });
+}
+
+void verify_zip215_rlc(const ItemSource& items, std::span<uint8_t> out, std::optional<uint64_t> seed) {
+  items.visit([&](const auto& src) { verdicts_of(src, out, seed); });
+}
+
+}  // namespace ed25519::cpu
+
+bool ed25519_batch_equation_zip215(std::span<const Ed25519Item> items, std::optional<uint64_t> seed) {
+  return ed25519::cpu::batch_equation_zip215(items, seed);
+}
+
+void ed25519_verify_batch_zip215_rlc(std::span<const Ed25519Item> items, std::span<uint8_t> out,
+                                     std::optional<uint64_t> seed) {
+  if (out.size() != items.size())
+    throw_invalid("ed25519: " + std::to_string(items.size()) + " items but room for " + std::to_string(out.size()) +
+                  " results");
+  ed25519::cpu::verify_zip215_rlc(items, out, seed);
 }
 
 }  // namespace zkgpu

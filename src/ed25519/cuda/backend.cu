@@ -2,11 +2,12 @@
 // host layer's chunked pipeline (runtime/cuda/batch_pipeline.cuh). Nothing is compiled or
 // allocated per call once the buffers have grown to the batch shape: the base-point table is
 // uploaded once, pinned staging and device blocks are reused, and the pipeline's streams let chunk
-// c+1 be packed on the host while chunk c is uploaded, verified and downloaded.
-#include <algorithm>
+// c+1 be packed on the host while chunk c is uploaded, verified and downloaded. Arrays already on
+// the device (verify_on_stream) go to the kernels as they are.
 #include <cstring>
-#include <string>
+#include <type_traits>
 
+#include "ed25519/chunk_pack.hpp"
 #include "ed25519/cuda/backend.hpp"
 #include "ed25519/cuda/kernels.cuh"
 #include "runtime/cuda/batch_pipeline.cuh"
@@ -19,7 +20,11 @@ using zkgpu::cuda::BatchSlot;
 using zkgpu::cuda::ChunkPlan;
 using zkgpu::cuda::DeviceBuffer;
 
-constexpr size_t MIN_CHUNK_ITEMS = size_t{1} << 12;  // below this, one chunk: latency over overlap
+static_assert(PIPELINE_SLOTS == BatchPipeline::SLOTS);
+
+// Launches of the device-pointer call hold at most this many items: 4 lanes each still index
+// below 2^32 in the kernels' 32-bit thread numbers.
+constexpr size_t MAX_LAUNCH_ITEMS = size_t{1} << 28;
 
 struct Context {
   zkgpu::cuda::GpuContext gpu{"Ed25519 batch verification", BatchPipeline::SLOTS};
@@ -40,97 +45,94 @@ auto context() { return zkgpu::cuda::context_cache<Context>().acquire(); }
 // A chunk ending at item `end`: its layout in, one verdict per item out.
 ChunkPlan chunk_plan(size_t end, const ChunkLayout& lay) { return ChunkPlan{end, lay.bytes(), lay.n, 0}; }
 
-// Writes items into `dst` in the chunk layout.
-void pack(uint8_t* dst, std::span<const Ed25519Item> items, const ChunkLayout& lay) {
-  const auto n = static_cast<int64_t>(items.size());
-  // Message offsets are a prefix sum, computed serially; the copies run in parallel for big chunks.
-  uint64_t* off = reinterpret_cast<uint64_t*>(dst + lay.offsets());
-  uint64_t* len = reinterpret_cast<uint64_t*>(dst + lay.lengths());
-  uint64_t pos = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    off[i] = pos;
-    len[i] = items[static_cast<size_t>(i)].message.size();
-    pos += len[i];
-  }
-#pragma omp parallel for schedule(static) if (n >= 4096)
-  for (int64_t i = 0; i < n; ++i) {
-    const Ed25519Item& it = items[static_cast<size_t>(i)];
-    std::memcpy(dst + lay.pk() + 32 * i, it.public_key.data(), 32);
-    std::memcpy(dst + lay.sig() + 64 * i, it.signature.data(), 64);
-    if (!it.message.empty()) std::memcpy(dst + lay.msgs() + off[i], it.message.data(), it.message.size());
-  }
+// The device arrays of a chunk packed at dev_chunk.
+ItemArrays chunk_arrays(const uint8_t* dev_chunk, const ChunkLayout& lay) {
+  return {dev_chunk + lay.pk(),   dev_chunk + lay.sig(), reinterpret_cast<const uint64_t*>(dev_chunk + lay.offsets()),
+          dev_chunk + lay.msgs(), lay.msg_bytes,         lay.n};
 }
 
-void launch(const Context& ctx, const uint8_t* dev_chunk, uint32_t n, VerifyMode mode, uint8_t* dev_out, cudaStream_t s,
+void launch(const Context& ctx, const ItemArrays& a, VerifyMode mode, uint8_t* dev_out, cudaStream_t s,
             size_t coop_max) {
-  if (n <= coop_max) {
-    ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(size_t{n} * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
-        dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
+  const auto n = static_cast<uint32_t>(a.n);
+  const FixedBaseTable<DeviceFe> table{ctx.table.data()};
+  if (a.n <= coop_max) {
+    ed25519_verify_coop_kernel<<<zkgpu::cuda::ceil_div(a.n * COOP_LANES, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
+        a.public_keys, a.signatures, a.offsets, a.messages, a.message_bytes, n, table, mode, dev_out);
   } else {
-    ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
-        dev_chunk, n, FixedBaseTable<DeviceFe>{ctx.table.data()}, mode, dev_out);
+    ed25519_verify_kernel<<<zkgpu::cuda::ceil_div(a.n, VERIFY_BLOCK), VERIFY_BLOCK, 0, s>>>(
+        a.public_keys, a.signatures, a.offsets, a.messages, a.message_bytes, n, table, mode, dev_out);
   }
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
+// The chunk from `pos`: chunk_items items while their messages fit the chunk's byte budget (and
+// the memory budget). Packed input without a memory budget reads the chunk's bytes off the
+// offsets instead of adding the items up one by one.
+template <class Src>
+ChunkPlan plan_chunk(const Src& items, size_t pos, size_t chunk_items, const VerifyOptions& options) {
+  if constexpr (std::is_same_v<Src, PackedItems>) {
+    const size_t end = std::min(items.size(), pos + chunk_items);
+    const uint64_t bytes = items.offsets[end] - items.offsets[pos];
+    if (!options.memory_budget && bytes <= options.max_chunk_msg_bytes)
+      return chunk_plan(end, ChunkLayout{end - pos, static_cast<size_t>(bytes)});
+  }
+  return BatchPipeline::fill_chunk(
+      pos, items.size(), chunk_items, options.max_chunk_msg_bytes, options.memory_budget,
+      [&](size_t i) { return items.message(i).size(); },
+      [](size_t end, size_t n, size_t msg_bytes) {
+        return chunk_plan(end, ChunkLayout{n, msg_bytes});
+      },
+      "Ed25519 batch verification");
+}
 
-void verify_items(std::span<const Ed25519Item> items, std::span<uint8_t> out, VerifyMode mode,
-                  const VerifyOptions& options) {
-  auto ctx = context();
-  ctx->gpu.begin_call(options.memory_budget);
-  // Enough chunks for the streams to overlap on big batches, one chunk for small ones.
-  const size_t chunk_items = std::clamp(items.size() / (2 * BatchPipeline::SLOTS), MIN_CHUNK_ITEMS, MAX_CHUNK_ITEMS);
-  auto plan = [&](size_t pos) {
-    return BatchPipeline::fill_chunk(
-        pos, items.size(), chunk_items, options.max_chunk_msg_bytes, options.memory_budget,
-        [&](size_t i) { return items[i].message.size(); },
-        [](size_t end, size_t n, size_t msg_bytes) {
-          return chunk_plan(end, ChunkLayout{n, msg_bytes});
-        },
-        "Ed25519 batch verification");
-  };
-  // The layout back from a plan: its input is 112 bytes per item and the messages.
+template <class Src>
+void run_batch(Context& ctx, const Src& items, std::span<uint8_t> out, VerifyMode mode, const VerifyOptions& options) {
+  ctx.gpu.begin_call(options.memory_budget);
+  const size_t chunk_items = chunk_items_for(items.size(), options.min_chunk_items);
+  auto plan = [&](size_t pos) { return plan_chunk(items, pos, chunk_items, options); };
+  // The layout back from a plan: its input is the fixed part per item and the messages.
   auto layout = [](size_t first, const ChunkPlan& p) {
     const size_t n = p.end - first;
     return ChunkLayout{n, p.in_bytes - ChunkLayout{n, 0}.bytes()};
   };
-  auto pack_chunk = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
-    pack(h, items.subspan(first, p.end - first), layout(first, p));
+  auto pack = [&](size_t first, const ChunkPlan& p, uint8_t* h) {
+    pack_chunk(h, items.slice(first, p.end - first), layout(first, p));
   };
   auto launch_chunk = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
-    launch(*ctx, s.dev_in, static_cast<uint32_t>(p.end - first), mode, s.dev_out, s.stream, options.coop_max);
+    launch(ctx, chunk_arrays(s.dev_in, layout(first, p)), mode, s.dev_out, s.stream, options.coop_max);
   };
   auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
     std::memcpy(out.data() + first, h, p.end - first);
+    // The kernel judged a malformed item's zero key and signature: its verdict is 0 by definition.
+    if constexpr (std::is_same_v<Src, PointerItems>)
+      for (size_t i = first; i < p.end; ++i)
+        if (!items.well_formed(i)) out[i] = 0;
   };
-  ctx->pipeline.run(items.size(), {.times = nullptr, .poison_outputs = options.result_poison}, plan, pack_chunk,
-                    launch_chunk, deliver);
+  ctx.pipeline.run(items.size(), {.times = nullptr, .poison_outputs = options.result_poison}, plan, pack, launch_chunk,
+                   deliver);
+}
+
+}  // namespace
+
+void verify_items(const ItemSource& items, std::span<uint8_t> out, VerifyMode mode, const VerifyOptions& options) {
+  auto ctx = context();
+  items.visit([&](const auto& src) { run_batch(*ctx, src, out, mode, options); });
+}
+
+void verify_on_stream(const ItemArrays& items, uint8_t* verdicts, VerifyMode mode, void* stream,
+                      const VerifyOptions& options) {
+  if (items.n == 0) return;
+  // The lease ends when this returns, with the kernels still queued: they read only the table,
+  // which lives until release_gpu_caches() (whose cudaFree waits for the device).
+  auto ctx = context();
+  const auto s = static_cast<cudaStream_t>(stream);
+  const bool coop = items.n <= options.coop_max;  // the kernel a chunk of all n items would run
+  for (size_t first = 0; first < items.n; first += MAX_LAUNCH_ITEMS) {
+    const size_t count = std::min(MAX_LAUNCH_ITEMS, items.n - first);
+    launch(*ctx, items.slice(first, count), mode, verdicts + first, s, coop ? SIZE_MAX : 0);
+  }
 }
 
 void release_context() { zkgpu::cuda::context_cache<Context>().release(); }
-
-std::vector<double> time_verify_device(std::span<const Ed25519Item> items, VerifyMode mode, int warmup, int runs,
-                                       const VerifyOptions& options) {
-  if (items.empty()) return {};
-  auto ctx = context();
-  ctx->gpu.begin_call(0);
-  ChunkLayout lay;
-  lay.n = items.size();
-  for (const auto& it : items) lay.msg_bytes += it.message.size();
-  BatchSlot& s = ctx->pipeline.slot_for(0, chunk_plan(lay.n, lay));
-  pack(s.host_in.data(), items, lay);
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(s.dev_in, s.host_in.data(), lay.bytes(), cudaMemcpyHostToDevice, s.stream));
-  zkgpu::cuda::Event start, stop;
-  std::vector<double> ms;
-  for (int r = 0; r < warmup + runs; ++r) {
-    start.record(s.stream);
-    launch(*ctx, s.dev_in, static_cast<uint32_t>(lay.n), mode, s.dev_out, s.stream, options.coop_max);
-    stop.record(s.stream);
-    stop.sync();
-    if (r >= warmup) ms.push_back(stop.since(start));
-  }
-  return ms;
-}
 
 }  // namespace zkgpu::ed25519::cuda

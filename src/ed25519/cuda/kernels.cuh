@@ -1,28 +1,19 @@
-// The verification kernel: one thread per signature over the shared core verifier, with the
+// The verification kernels: one thread per signature over the shared core verifier, with the
 // fixed-window double-scalar multiplication (core/ed25519/scalarmult_fixed.hpp: no divergence
-// between the signatures of a warp). A chunk is one
-// contiguous buffer (so one upload): n public keys, n signatures, n message offsets and lengths
-// (u64), then the message bytes.
+// between the signatures of a warp), and the 4-lanes-per-signature form. Both read the batch
+// through the pointers of ItemArrays (backend.hpp): a chunk of the pinned pipeline, or the
+// caller's own device arrays.
 #pragma once
 #include <cooperative_groups.h>
 
 #include <cstddef>
 #include <cstdint>
 
+#include "ed25519/cuda/backend.hpp"
 #include "zkgpu/core/ed25519/fe25519_10.hpp"
 #include "zkgpu/core/ed25519/verify.hpp"
 
 namespace zkgpu::ed25519::cuda {
-
-struct ChunkLayout {
-  size_t n = 0, msg_bytes = 0;
-  ZKGPU_HD size_t pk() const { return 0; }
-  ZKGPU_HD size_t sig() const { return 32 * n; }
-  ZKGPU_HD size_t offsets() const { return 96 * n; }  // 8-byte aligned: 96 n is a multiple of 8
-  ZKGPU_HD size_t lengths() const { return 104 * n; }
-  ZKGPU_HD size_t msgs() const { return 112 * n; }
-  ZKGPU_HD size_t bytes() const { return 112 * n + msg_bytes; }
-};
 
 // The device's field representation: 32-bit limbs (native 32 x 32 -> 64 multiply-adds).
 using DeviceFe = Fe10;
@@ -92,20 +83,38 @@ struct LaneMul {
   }
 };
 
-__global__ void __launch_bounds__(VERIFY_BLOCK)
-    ed25519_verify_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table,
-                          VerifyMode mode, uint8_t* __restrict__ out) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const ChunkLayout lay{n, 0};
-  uint8_t pk[32], sig[64];  // registers/local: read several times during the verification
-  const uint8_t* gpk = chunk + lay.pk() + 32 * size_t{i};
-  const uint8_t* gsig = chunk + lay.sig() + 64 * size_t{i};
+// Item i's key and signature into registers (read several times during the verification) and
+// its message range; false when the range is not ordered and inside the messages. That check is
+// where the device-pointer call's offsets are validated: the host cannot read them.
+__device__ __forceinline__ bool load_item(const uint8_t* __restrict__ pks, const uint8_t* __restrict__ sigs,
+                                          const uint64_t* __restrict__ offsets, const uint8_t* __restrict__ msgs,
+                                          uint64_t message_bytes, uint32_t i, uint8_t pk[32], uint8_t sig[64],
+                                          const uint8_t*& msg, uint64_t& len) {
+  const uint8_t* gpk = pks + 32 * size_t{i};
+  const uint8_t* gsig = sigs + 64 * size_t{i};
   for (int j = 0; j < 32; ++j) pk[j] = gpk[j];
   for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
-  const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
-  const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
-  out[i] = ed25519_verify_decoding_r(mode, pk, sig, chunk + lay.msgs() + off, len, base_table) ? 1 : 0;
+  const uint64_t off = offsets[i], end = offsets[i + 1];
+  msg = msgs + off;
+  len = end - off;
+  return off <= end && end <= message_bytes;
+}
+
+__global__ void __launch_bounds__(VERIFY_BLOCK)
+    ed25519_verify_kernel(const uint8_t* __restrict__ pks, const uint8_t* __restrict__ sigs,
+                          const uint64_t* __restrict__ offsets, const uint8_t* __restrict__ msgs,
+                          uint64_t message_bytes, uint32_t n, FixedBaseTable<DeviceFe> base_table, VerifyMode mode,
+                          uint8_t* __restrict__ out) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  uint8_t pk[32], sig[64];
+  const uint8_t* msg;
+  uint64_t len;
+  if (!load_item(pks, sigs, offsets, msgs, message_bytes, i, pk, sig, msg, len)) {
+    out[i] = 0;
+    return;
+  }
+  out[i] = ed25519_verify_decoding_r(mode, pk, sig, msg, len, base_table) ? 1 : 0;
 }
 
 // The low-latency form: COOP_LANES lanes per signature (LaneMul). A and R are decoded on two
@@ -113,20 +122,21 @@ __global__ void __launch_bounds__(VERIFY_BLOCK)
 // are shared.
 // (launch bounds: one block per SM is enough, so ptxas may use every register before spilling)
 __global__ void __launch_bounds__(VERIFY_BLOCK, 1)
-    ed25519_verify_coop_kernel(const uint8_t* __restrict__ chunk, uint32_t n, FixedBaseTable<DeviceFe> base_table,
-                               VerifyMode mode, uint8_t* __restrict__ out) {
+    ed25519_verify_coop_kernel(const uint8_t* __restrict__ pks, const uint8_t* __restrict__ sigs,
+                               const uint64_t* __restrict__ offsets, const uint8_t* __restrict__ msgs,
+                               uint64_t message_bytes, uint32_t n, FixedBaseTable<DeviceFe> base_table, VerifyMode mode,
+                               uint8_t* __restrict__ out) {
   const LaneMul m{cooperative_groups::tiled_partition<COOP_LANES>(cooperative_groups::this_thread_block())};
   const uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / COOP_LANES;
   if (i >= n) return;  // the whole tile leaves together: its lanes share i
-  const ChunkLayout lay{n, 0};
   uint8_t pk[32], sig[64];
-  const uint8_t* gpk = chunk + lay.pk() + 32 * size_t{i};
-  const uint8_t* gsig = chunk + lay.sig() + 64 * size_t{i};
-  for (int j = 0; j < 32; ++j) pk[j] = gpk[j];
-  for (int j = 0; j < 64; ++j) sig[j] = gsig[j];
-  const uint64_t off = reinterpret_cast<const uint64_t*>(chunk + lay.offsets())[i];
-  const uint64_t len = reinterpret_cast<const uint64_t*>(chunk + lay.lengths())[i];
-  const bool ok = ed25519_verify_decoding_r(mode, pk, sig, chunk + lay.msgs() + off, len, base_table, m);
+  const uint8_t* msg;
+  uint64_t len;
+  if (!load_item(pks, sigs, offsets, msgs, message_bytes, i, pk, sig, msg, len)) {  // the same for the whole tile
+    if (m.tile.thread_rank() == 0) out[i] = 0;
+    return;
+  }
+  const bool ok = ed25519_verify_decoding_r(mode, pk, sig, msg, len, base_table, m);
   if (m.tile.thread_rank() == 0) out[i] = ok ? 1 : 0;
 }
 

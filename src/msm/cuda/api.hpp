@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <vector>
 
 #include "zkgpu/core/bls12_377/curve.hpp"
 #include "zkgpu/msm.hpp"
@@ -75,22 +74,6 @@ TeExtended msm_device(const TePrecomputed* d_points, const Scalar* d_scalars, si
 // take it.
 size_t msm_device_bytes(const detail::DeviceBases* bases, bool host_scalars, size_t n, unsigned c,
                         const MsmGpuOptions& opt = {});
-
-// Timings (milliseconds per run, after warm-up), for the benchmarks:
-// resident: bases on the device, scalars uploaded from host memory each run;
-// from_host: SW bases and scalars uploaded each run, the bases converted on the device (msm_from_host).
-std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
-                                      unsigned c, int warmup, int runs);
-std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
-                                       int warmup, int runs);
-
-// Point-addition benchmark (twisted-Edwards mixed additions, 7M). Throughput: `threads` independent
-// accumulators, each adding `adds_per_thread` bases streamed from memory; returns additions per
-// second. Latency: one thread, one dependent chain of `chain` additions; returns microseconds per
-// addition. `check` receives the first accumulator / the chain's end for a CPU comparison.
-double padd_throughput(const TePrecomputed* host_bases, size_t n_bases, size_t threads, size_t adds_per_thread,
-                       TeExtended* check);
-double padd_latency_us(const TePrecomputed* host_bases, size_t n_bases, size_t chain, TeExtended* check);
 
 // Frees the workspaces, one per device (the next MSM allocates again).
 void release_msm_workspace();

@@ -14,7 +14,6 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <chrono>
 #include <vector>
 
 #include "msm/cuda/api.hpp"
@@ -256,32 +255,6 @@ size_t msm_device_bytes(const detail::DeviceBases* bases, bool host_scalars, siz
   if (bases->table_windows && (c == 0 || c == bases->table_c))
     return workspace_need(gpu_plan::Inputs::HostScalars, bases->table_windows, m, bases->table_c, opt);
   return workspace_need(gpu_plan::Inputs::HostScalars, 0, m, pick_window(n, c), opt);
-}
-
-namespace {
-// Wall time of each run after `warmup` runs: each MSM ends with the result on the host (the call
-// synchronises).
-template <class F>
-std::vector<double> wall_ms(int warmup, int runs, F&& run) {
-  std::vector<double> ms;
-  for (int r = 0; r < warmup + runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    run();
-    auto t1 = std::chrono::steady_clock::now();
-    if (r >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-  }
-  return ms;
-}
-}  // namespace
-
-std::vector<double> time_msm_resident(const detail::DeviceBases& bases, const Scalar* host_scalars, size_t n,
-                                      unsigned c, int warmup, int runs) {
-  return wall_ms(warmup, runs, [&] { (void)msm_resident(bases, host_scalars, n, c); });
-}
-
-std::vector<double> time_msm_from_host(const G1Affine* host_points, const Scalar* host_scalars, size_t n, unsigned c,
-                                       int warmup, int runs) {
-  return wall_ms(warmup, runs, [&] { (void)msm_from_host(host_points, host_scalars, n, c); });
 }
 
 }  // namespace zkgpu::bls12_377::cuda

@@ -92,11 +92,12 @@ ZKGPU_P2_INLINE P tail_sum(const P (&s)[W]) {
 
 // Internal layer with V hard-coded (spec §4.1, V as fractions). S = s0 + tail; lane 0 gets
 // S - 2*s0 = tail - s0; lane i gets S + V[i]*s[i] with V[i]*s[i] from adds, doublings and
-// multiplications by 2^-n.
-template <class P>
-ZKGPU_P2_INLINE void internal_linear_fixed(P (&s)[16]) {
+// multiplications by 2^-n. Both widths share V[0..11] = (-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 1/2^8,
+// 1/4, 1/8): those lanes are done here, which returns S for the width's remaining lanes.
+template <class P, int W>
+ZKGPU_P2_INLINE P internal_linear_shared_lanes(P (&s)[W]) {
   using D = DiagOps<P>;
-  P tail = tail_sum<P, 16>(s);
+  P tail = tail_sum<P, W>(s);
   P sum = tail + s[0];
   s[0] = tail - s[0];
   s[1] = sum + s[1];
@@ -110,6 +111,13 @@ ZKGPU_P2_INLINE void internal_linear_fixed(P (&s)[16]) {
   s[9] = sum + D::template mul_2exp_neg<8>(s[9]);
   s[10] = sum + D::template mul_2exp_neg<2>(s[10]);
   s[11] = sum + D::template mul_2exp_neg<3>(s[11]);
+  return sum;
+}
+
+template <class P>
+ZKGPU_P2_INLINE void internal_linear_fixed(P (&s)[16]) {
+  using D = DiagOps<P>;
+  const P sum = internal_linear_shared_lanes<P, 16>(s);
   s[12] = sum + D::template mul_2exp_neg<27>(s[12]);
   s[13] = sum - D::template mul_2exp_neg<8>(s[13]);
   s[14] = sum - D::template mul_2exp_neg<4>(s[14]);
@@ -119,20 +127,7 @@ ZKGPU_P2_INLINE void internal_linear_fixed(P (&s)[16]) {
 template <class P>
 ZKGPU_P2_INLINE void internal_linear_fixed(P (&s)[24]) {
   using D = DiagOps<P>;
-  P tail = tail_sum<P, 24>(s);
-  P sum = tail + s[0];
-  s[0] = tail - s[0];
-  s[1] = sum + s[1];
-  s[2] = sum + s[2].dbl();
-  s[3] = sum + D::halve(s[3]);
-  s[4] = sum + (s[4].dbl() + s[4]);
-  s[5] = sum + s[5].dbl().dbl();
-  s[6] = sum - D::halve(s[6]);
-  s[7] = sum - (s[7].dbl() + s[7]);
-  s[8] = sum - s[8].dbl().dbl();
-  s[9] = sum + D::template mul_2exp_neg<8>(s[9]);
-  s[10] = sum + D::template mul_2exp_neg<2>(s[10]);
-  s[11] = sum + D::template mul_2exp_neg<3>(s[11]);
+  const P sum = internal_linear_shared_lanes<P, 24>(s);
   s[12] = sum + D::template mul_2exp_neg<4>(s[12]);
   s[13] = sum + D::template mul_2exp_neg<7>(s[13]);
   s[14] = sum + D::template mul_2exp_neg<9>(s[14]);

@@ -128,3 +128,20 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("Call of a failure: %v", err)
 	}
 }
+
+// TestForChunks: every chunk runs exactly once, with several workers and with one.
+func TestForChunks(t *testing.T) {
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, chunks := range []int{0, 1, 2, 33} {
+			seen := make([]int32, chunks)
+			ForChunks(chunks, func(c int) { seen[c]++ })
+			for c, k := range seen {
+				if k != 1 {
+					t.Fatalf("GOMAXPROCS %d, %d chunks: chunk %d ran %d times", procs, chunks, c, k)
+				}
+			}
+		}
+		runtime.GOMAXPROCS(old)
+	}
+}

@@ -91,12 +91,20 @@ func Pack(cols [][][]byte, n int, extra uintptr) (*Packed, error) {
 			}
 		}
 	}
+	ForChunks(chunks, fill)
+	return p, nil
+}
+
+// ForChunks runs f(0) .. f(chunks-1), on up to GOMAXPROCS goroutines that take the next chunk as
+// they finish one (chunks may cost different amounts), or on the calling goroutine when one
+// worker would do.
+func ForChunks(chunks int, f func(c int)) {
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
 		for c := 0; c < chunks; c++ {
-			fill(c)
+			f(c)
 		}
-		return p, nil
+		return
 	}
 	var next int64 = -1
 	var wg sync.WaitGroup
@@ -105,12 +113,11 @@ func Pack(cols [][][]byte, n int, extra uintptr) (*Packed, error) {
 		go func() {
 			defer wg.Done()
 			for c := int(atomic.AddInt64(&next, 1)); c < chunks; c = int(atomic.AddInt64(&next, 1)) {
-				fill(c)
+				f(c)
 			}
 		}()
 	}
 	wg.Wait()
-	return p, nil
 }
 
 func min(a, b int) int {

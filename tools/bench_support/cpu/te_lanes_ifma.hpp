@@ -1,6 +1,7 @@
-// Host-only: ONE twisted-Edwards mixed addition (field.hpp's te_add_precomputed) with its
-// independent products spread over the lanes of the AVX-512 IFMA field (field_ifma.hpp), for
-// latency rather than throughput. The MSM runs eight independent additions on eight lanes
+// Host-only: ONE twisted-Edwards mixed addition (curve.hpp's te_add_precomputed) with its
+// independent products spread over the lanes of the AVX-512 IFMA field (src/msm/cpu/field_ifma.hpp),
+// for latency rather than throughput: the `padd bench` latency row (padd_cpu_latency_ifma_us), which
+// the MSM itself never runs, so it lives with the probes. The MSM runs eight independent additions on eight lanes
 // (throughput); a dependent chain of additions (the PADD latency of the AI-Engine/FPGA papers)
 // cannot, and the scalar MULX/ADX chain runs its 7 products one after another (~0.35-0.55 us per
 // addition on the H200 host). Here the point (X, Y, Z, T) sits in lanes 0..3 of one Fp8, and an

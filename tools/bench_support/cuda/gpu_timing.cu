@@ -6,6 +6,8 @@
 
 #include "zkgpu/core/poseidon2/params.hpp"
 #include "bench_support/gpu_timing.hpp"
+#include "bench_support/cuda/event_timing.cuh"
+#include "bench_support/wall_time.hpp"  // check_runs
 #include "ntt/cuda/ntt.cuh"
 #include "poseidon2/cuda/poseidon2.cuh"
 #include "merkle/cuda/merkle.cuh"
@@ -33,29 +35,6 @@ void fill_random_device(BabyBear* d, size_t n, uint64_t seed, cudaStream_t s) {
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-void check_runs(int warmup, int runs, const char* what) {
-  if (warmup < 0 || runs < 1)
-    throw_invalid(std::string(what) + ": need warmup >= 0 and runs >= 1, got " + std::to_string(warmup) + ", " +
-                  std::to_string(runs));
-}
-
-// Times f(stream) `runs` times after `warmup` untimed calls.
-template <class F>
-std::vector<double> time_runs(int warmup, int runs, Stream& stream, F&& f) {
-  for (int i = 0; i < warmup; ++i) f(stream);
-  stream.sync();
-  std::vector<double> ms;
-  Event a, b;
-  for (int i = 0; i < runs; ++i) {
-    a.record(stream);
-    f(stream);
-    b.record(stream);
-    b.sync();
-    ms.push_back(b.since(a));
-  }
-  return ms;
-}
-
 template <int W>
 std::vector<double> time_permute(size_t n, int warmup, int runs) {
   const auto p = poseidon2_params<W>(Poseidon2Constants::Whir);
@@ -71,7 +50,7 @@ std::vector<double> time_permute(size_t n, int warmup, int runs) {
 
 std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs,
                                     NttKernelForm form) {
-  check_runs(warmup, runs, "time_ntt_device");
+  check_runs("time_ntt_device", warmup, runs);
   if (log_n > BabyBear::TWO_ADICITY || cols == 0 || cols > (size_t(1) << 30))
     throw_invalid("time_ntt_device: need log_n <= 27 and 1 <= cols <= 2^30, got " + std::to_string(log_n) + ", " +
                   std::to_string(cols));
@@ -88,7 +67,7 @@ std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, i
 }
 
 std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup, int runs) {
-  check_runs(warmup, runs, "time_poseidon2_device");
+  check_runs("time_poseidon2_device", warmup, runs);
   if (n_states == 0) throw_invalid("time_poseidon2_device: n_states must be > 0");
   if (width == 16) return time_permute<16>(n_states, warmup, runs);
   if (width == 24) return time_permute<24>(n_states, warmup, runs);
@@ -96,7 +75,7 @@ std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup
 }
 
 std::vector<double> time_merkle_device(size_t rows, size_t cols, int warmup, int runs) {
-  check_runs(warmup, runs, "time_merkle_device");
+  check_runs("time_merkle_device", warmup, runs);
   if (rows == 0 || (rows & (rows - 1)) != 0)
     throw_invalid("time_merkle_device: rows must be a power of two, got " + std::to_string(rows));
   const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
@@ -110,7 +89,7 @@ std::vector<double> time_merkle_device(size_t rows, size_t cols, int warmup, int
 }
 
 std::vector<double> time_pow_device(unsigned bits, int warmup, int runs) {
-  check_runs(warmup, runs, "time_pow_device");
+  check_runs("time_pow_device", warmup, runs);
   if (bits < 1 || bits > 30) throw_invalid("time_pow_device: bits must be in 1..30, got " + std::to_string(bits));
   const auto p = poseidon2_params<16>(Poseidon2Constants::Whir);
   std::mt19937_64 rng(0x5eed0003);
