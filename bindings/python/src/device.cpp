@@ -10,6 +10,7 @@
 
 #include "common.hpp"
 #include "zkgpu.h"
+#include "zkgpu/ed25519.hpp"
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
@@ -121,6 +122,21 @@ void bind_device(nb::module_& m) {
         merkle_build_device(ptr<const BabyBear>(matrix), rows, cols, p, ptr<Digest>(nodes), stream_of(stream));
       },
       nb::arg("matrix"), nb::arg("rows"), nb::arg("cols"), nb::arg("constants"), nb::arg("nodes"), nb::arg("stream"));
+  m.def(
+      "ed25519_verify_batch_device",
+      [](uintptr_t pks, uintptr_t sigs, uintptr_t msgs, size_t msg_bytes, uintptr_t offsets, size_t n,
+         uintptr_t verdicts, std::string_view mode, uintptr_t stream) {
+        const auto md = parse_ed25519_mode(mode);
+        if (!md) throw_invalid("mode \"" + std::string(mode) + "\" is not one of \"openssl\", \"strict\", \"zip215\"");
+        const Ed25519PackedBatch batch{{ptr<const uint8_t>(pks), n * ED25519_PUBLIC_KEY_BYTES},
+                                       {ptr<const uint8_t>(sigs), n * ED25519_SIGNATURE_BYTES},
+                                       {ptr<const uint8_t>(msgs), msg_bytes},
+                                       {ptr<const uint64_t>(offsets), n + 1}};
+        nb::gil_scoped_release unlocked;
+        ed25519_verify_batch_device(batch, ptr<uint8_t>(verdicts), *md, stream_of(stream));
+      },
+      nb::arg("public_keys"), nb::arg("signatures"), nb::arg("messages"), nb::arg("message_bytes"), nb::arg("offsets"),
+      nb::arg("n"), nb::arg("verdicts"), nb::arg("mode"), nb::arg("stream"));
   m.def(
       "msm_device",
       [](uintptr_t points, uintptr_t scalars, size_t n, unsigned window_bits, bool compressed, uintptr_t stream) {

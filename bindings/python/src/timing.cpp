@@ -1,6 +1,6 @@
 // The C++ side of `python -m zkgpu bench`: each function calls the library in a C++ loop on
-// inputs prepared once, as a C++ user would (Ed25519Item spans, Montgomery buffers, a bases
-// handle), so the Python call's time can be set beside the C++ API's for the same work.
+// inputs prepared once, as a C++ user would (an Ed25519PackedBatch over the same arrays,
+// Montgomery buffers, a bases handle), so the Python call's time can be set beside the C++ API's for the same work.
 // The loop is the one the Python side uses (zkgpu/_bench.py): one warm-up call, then calls until
 // min_seconds have passed; the answer is the mean time per call.
 #include <chrono>
@@ -44,11 +44,12 @@ nb::tuple time_ed25519(U8In pks, U8In sigs, U8In msgs, std::string_view mode, st
   const size_t n = pks.shape(0), len = msgs.shape(1);
   if (pks.shape(1) != 32 || sigs.shape(1) != 64 || sigs.shape(0) != n || msgs.shape(0) != n)
     throw_invalid("time_ed25519 takes (n, 32), (n, 64) and (n, L) arrays");
-  std::vector<Ed25519Item> items(n);
-  for (size_t i = 0; i < n; ++i)
-    items[i] = {{pks.data() + 32 * i, 32}, {sigs.data() + 64 * i, 64}, {msgs.data() + len * i, len}};
+  // The packed batch over the same arrays, its offsets made once: what a C++ caller passes.
+  std::vector<uint64_t> offsets(n + 1);
+  for (size_t i = 0; i <= n; ++i) offsets[i] = uint64_t(i) * len;
+  const Ed25519PackedBatch batch{span_of(pks), span_of(sigs), span_of(msgs), offsets};
   std::vector<uint8_t> out(n);
-  return time_loop(min_seconds, [&] { ed25519_verify_batch(items, out, *md, b); });
+  return time_loop(min_seconds, [&] { ed25519_verify_batch(batch, out, *md, Ed25519BatchOptions{.backend = b}); });
 }
 
 nb::tuple time_ntt(U32In values, unsigned log_n, size_t cols, std::string_view backend, double min_seconds) {

@@ -108,3 +108,36 @@ def test_message_rows_of_zero_bytes():
     assert zkgpu.ed25519_verify_batch(pk[:1], sig[:1], rows).tolist() == [True]
     two = np.frombuffer(msg[2] * 2, np.uint8).reshape(2, len(msg[2]))  # TEST 3: a 2-byte message
     assert zkgpu.ed25519_verify_batch([pk[2]] * 2, [sig[2], bytes(64)], two).tolist() == [True, False]
+
+
+def packed(msgs):
+    offsets = np.zeros(len(msgs) + 1, np.uint64)
+    offsets[1:] = np.cumsum([len(m) for m in msgs])
+    return b"".join(msgs), offsets
+
+
+def test_packed_messages(monkeypatch):
+    from zkgpu import _progress
+
+    pk, sig, msg = rfc_items()
+    pk, sig, msg = pk * 3, list(sig * 3), msg * 3
+    sig[4] = bytes(64)
+    pk[6] = pk[6][:5]
+    want = zkgpu.ed25519_verify_batch(pk, sig, msg)
+    np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(pk, sig, packed(msg)), want)
+    data, offsets = packed(msg)
+    np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(pk, sig, (np.frombuffer(data, np.uint8), offsets)), want)
+    monkeypatch.setattr(_progress, "SUB_BATCH", 4)  # sub-batches rebase their offsets to 0
+    np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(pk, sig, packed(msg), progress=lambda d, t: None), want)
+    assert not want[4] and not want[6]
+
+
+def test_packed_messages_bad_offsets():
+    pk, sig, msg = rfc_items()
+    data, offsets = packed(msg)
+    with pytest.raises(zkgpu.InvalidArgument, match="n \\+ 1|offsets"):
+        zkgpu.ed25519_verify_batch(pk, sig, (data, offsets[:-1]))
+    bad = offsets.copy()
+    bad[2], bad[3] = bad[3], bad[2] + 1  # not nondecreasing
+    with pytest.raises(zkgpu.InvalidArgument):
+        zkgpu.ed25519_verify_batch(pk, sig, (data, bad))

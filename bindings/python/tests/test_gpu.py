@@ -198,6 +198,24 @@ class TestBatchesGpu:
                 np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(p, s, m, mode=mode, backend="cuda"),
                                               zkgpu.ed25519_verify_batch(p, s, m, mode=mode, backend="cpu"))
 
+    def test_ed25519_device_matches_cpu(self, cupy):
+        from test_ed25519 import packed, rfc_items
+
+        pk, sig, msg = rfc_items()
+        for n in (1, 5, 300, 4097):
+            reps = n // len(pk) + 1
+            p, s, m = (pk * reps)[:n], list((sig * reps)[:n]), (msg * reps)[:n]
+            s[n // 2] = bytes(64)
+            data, offsets = packed(m)
+            want = zkgpu.ed25519_verify_batch(p, s, m, backend="cpu")
+            verdicts = cupy.full(n, 0xAB, dtype=cupy.uint8)  # poisoned
+            zkgpu.ed25519_verify_batch_device(cupy.asarray(np.frombuffer(b"".join(p), np.uint8).reshape(n, 32)),
+                                              cupy.asarray(np.frombuffer(b"".join(s), np.uint8).reshape(n, 64)),
+                                              cupy.asarray(np.frombuffer(data, np.uint8)), cupy.asarray(offsets),
+                                              verdicts)
+            np.testing.assert_array_equal(cupy.asnumpy(verdicts).view(np.bool_), want)
+            np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(p, s, (data, offsets), backend="cuda"), want)
+
     def test_msm_device_and_cuda_match_cpu(self, cupy):
         from test_msm_pq import msm_kat
 

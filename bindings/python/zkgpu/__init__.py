@@ -30,7 +30,7 @@ from ._field import (coset_lde, coset_lde_device, from_montgomery, lde_from_coef
 from ._hash import (MerkleOpening, MerkleTree, merkle_build, merkle_build_device, merkle_root, merkle_verify,
                     poseidon2_permute, poseidon2_permute_device)
 from ._whir import WhirParams, WhirProof, WhirVerdict, evaluate_multilinear, whir_prove, whir_verify
-from ._ed25519 import ed25519_verify, ed25519_verify_batch
+from ._ed25519 import ed25519_verify, ed25519_verify_batch, ed25519_verify_batch_device
 from ._msm import MsmBases, msm, msm_device
 from ._pq import (MlDsaKeys, MlDsaSignatures, MlKemDecapsulation, MlKemEncapsulation, MlKemKeys, mldsa_keygen,
                   mldsa_sign, mldsa_sizes, mldsa_verify, mlkem_decaps, mlkem_encaps, mlkem_keygen, mlkem_sizes)
@@ -75,7 +75,7 @@ __all__ = [
     "ntt", "coset_lde", "lde_from_coeffs", "to_montgomery", "from_montgomery", "ntt_device", "coset_lde_device",
     "lde_from_coeffs_device", "poseidon2_permute", "poseidon2_permute_device", "MerkleTree", "MerkleOpening",
     "merkle_build", "merkle_root", "merkle_verify", "merkle_build_device", "WhirParams", "WhirProof", "WhirVerdict",
-    "whir_prove", "whir_verify", "evaluate_multilinear", "ed25519_verify_batch", "ed25519_verify", "MsmBases", "msm",
+    "whir_prove", "whir_verify", "evaluate_multilinear", "ed25519_verify_batch", "ed25519_verify", "ed25519_verify_batch_device", "MsmBases", "msm",
     "msm_device", "mlkem_sizes", "mlkem_keygen", "mlkem_encaps", "mlkem_decaps", "mldsa_sizes", "mldsa_keygen",
     "mldsa_sign", "mldsa_verify", "MlKemKeys", "MlKemEncapsulation", "MlKemDecapsulation", "MlDsaKeys",
     "MlDsaSignatures",

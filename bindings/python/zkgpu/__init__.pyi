@@ -150,9 +150,15 @@ def evaluate_multilinear(evals: FieldArray, point: FieldArray) -> npt.NDArray[np
     """The multilinear extension of 2^m evaluations at an (m, 4) BabyBear4 point."""
 
 # Ed25519
-def ed25519_verify_batch(public_keys: ByteRows, signatures: ByteRows, messages: ByteItems, mode: str = "openssl",
+def ed25519_verify_batch(public_keys: ByteRows, signatures: ByteRows,
+                         messages: Union[ByteItems, tuple[Any, npt.ArrayLike]], mode: str = "openssl",
                          backend: Backend = "auto", progress: Progress = None) -> npt.NDArray[np.bool_]:
     """One verdict per item; a wrong-length key or signature is False, not an error."""
+
+def ed25519_verify_batch_device(public_keys: GpuArray, signatures: GpuArray, messages: GpuArray,
+                                message_offsets: GpuArray, verdicts: GpuArray, mode: str = "openssl",
+                                stream: Stream = None) -> None:
+    """The packed batch on GPU arrays, verdicts written in place on the stream."""
 
 def ed25519_verify(public_key: bytes, signature: bytes, message: bytes, mode: str = "openssl") -> bool:
     """One verification on the calling thread."""

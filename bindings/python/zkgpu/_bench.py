@@ -2,7 +2,7 @@
 for the same work, per size and backend, and the CPU-vs-GPU throughput curve.
 
 The C++ side is a timing helper of the module (zkgpu._core.time_*) that calls the library in a C++
-loop on inputs prepared once, as a C++ user would (Ed25519Item spans over the same arrays,
+loop on inputs prepared once, as a C++ user would (an Ed25519PackedBatch over the same arrays,
 Montgomery buffers, an MSM bases handle); the Python side times the public function on NumPy
 arrays (Ed25519 messages as a list of bytes, the form Python code has). Both loops are the same:
 one warm-up call, then calls until --min-time seconds have passed, giving the mean per call; the two

@@ -21,7 +21,7 @@ from ._errors import InvalidArgument
 
 _DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
 _DL_UINT = 1
-_TYPESTR = {"<u4": 4, "|u1": 1, "<u1": 1}
+_TYPESTR = {"<u8": 8, "<u4": 4, "|u1": 1, "<u1": 1}
 
 
 @dataclass
