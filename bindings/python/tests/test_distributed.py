@@ -253,6 +253,13 @@ def test_bad_input_is_an_exception(pool, ed25519_batches):
     assert list(zd.verify_ed25519(batches[:1], pool=pool))[0].tolist() == [True]
 
 
+def test_workers_that_cannot_start_are_an_error(idle_cluster):
+    # Three one-CPU workers on a two-CPU cluster: the third is never placed.
+    with pytest.raises(zd.DistributedError, match=r"1 zkgpu worker\(s\) needing .* did not start "
+                       r"within 2 s"):
+        zd.Pool(workers=3, gpu=False, start_timeout_s=2)
+
+
 def _input_view(item, backend):
     return item.flags.writeable, item.nbytes, int(item[123])
 

@@ -1,7 +1,8 @@
-"""Valid Ed25519 signatures for the benchmark, signed here: zkgpu verifies, it does not sign.
+"""The benchmark's batches: valid signatures, a few distinct ones repeated to the batch size.
 
-RFC 8032 section 5.1 in Python integers (extended twisted Edwards coordinates, section 5.1.4),
-slow (a few milliseconds a signature) but needing nothing beyond hashlib.
+zkgpu verifies Ed25519 signatures but does not make them, so they are signed here: RFC 8032
+section 5.1 in Python integers (extended twisted Edwards coordinates, section 5.1.4), slow (tens
+of milliseconds a signature) but needing nothing beyond hashlib. ML-DSA's come from zkgpu.
 """
 
 import hashlib
@@ -69,16 +70,35 @@ def sign(seed, message):
     return public, big_r + s.to_bytes(32, "little")
 
 
+def _message(i, size):
+    return hashlib.shake_256(i.to_bytes(8, "little")).digest(size)
+
+
+def _tile(rows, size):
+    """An (size, len) uint8 array of the byte strings rows, repeated."""
+    array = np.frombuffer(b"".join(rows), np.uint8).reshape(len(rows), -1)
+    return np.ascontiguousarray(array[np.arange(size) % len(rows)])
+
+
 def ed25519_batch(size, distinct=16, message_bytes=64):
-    """A batch of `size` valid signatures: `distinct` of them signed, repeated to fill it."""
-    keys, sigs, msgs = [], [], []
-    for i in range(min(size, distinct)):
-        msg = hashlib.shake_256(i.to_bytes(8, "little")).digest(message_bytes)
-        public, sig = sign(hashlib.sha256(b"zkgpu bench %d" % i).digest(), msg)
-        keys.append(public)
-        sigs.append(sig)
-        msgs.append(msg)
-    pick = [i % len(keys) for i in range(size)]
-    public_keys = np.frombuffer(b"".join(keys[i] for i in pick), np.uint8).reshape(size, 32)
-    signatures = np.frombuffer(b"".join(sigs[i] for i in pick), np.uint8).reshape(size, 64)
-    return public_keys, signatures, [msgs[i] for i in pick]
+    """(public_keys, signatures, messages) of `size` valid signatures, as uint8 arrays: arrays
+    travel through Ray's object store without pickling each item."""
+    signed = [sign(hashlib.sha256(b"zkgpu bench %d" % i).digest(), _message(i, message_bytes))
+              for i in range(min(size, distinct))]
+    messages = [_message(i, message_bytes) for i in range(len(signed))]
+    return (_tile([k for k, _ in signed], size), _tile([s for _, s in signed], size),
+            _tile(messages, size))
+
+
+def mldsa_batch(size, distinct=16, message_bytes=64, set=65):  # noqa: A002 - zkgpu's name
+    """(public_keys, messages, signatures) of `size` valid ML-DSA signatures, as uint8 arrays."""
+    import zkgpu
+
+    n = min(size, distinct)
+    seeds = _tile([hashlib.sha256(b"zkgpu bench %d" % i).digest() for i in range(n)], n)
+    keys = zkgpu.mldsa_keygen(seeds, set=set, backend="cpu")
+    messages = _tile([_message(i, message_bytes) for i in range(n)], n)
+    signed = zkgpu.mldsa_sign(keys.secret_keys, messages, set=set, backend="cpu")
+    pick = np.arange(size) % n
+    return (np.ascontiguousarray(keys.public_keys[pick]), np.ascontiguousarray(messages[pick]),
+            np.ascontiguousarray(signed.signatures[pick]))

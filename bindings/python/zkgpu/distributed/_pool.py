@@ -1,6 +1,7 @@
 """A set of zkgpu workers on a Ray cluster: one per GPU where the cluster has GPUs, else per core."""
 
 import time
+import warnings
 
 import ray
 
@@ -117,7 +118,7 @@ class Pool:
         ray.wait(refs, num_returns=len(refs), timeout=self.start_timeout_s, fetch_local=False)
         for ref in refs:
             self.started(ref, initial=True)
-        self.check_overdue()
+        self.check_overdue(initial=True)
 
     # The scheduler's side: which workers can take a batch, and what to do when one goes away.
 
@@ -129,7 +130,7 @@ class Pool:
 
     def started(self, ref, initial=False):
         """Records a worker's start answer (ref from starting_refs) if it has arrived."""
-        slot = next((s for s in self._slots if s.ready_ref is ref), None)
+        slot = next((s for s in self._slots if s.ready_ref == ref), None)
         if slot is None or not ray.wait([ref], timeout=0, fetch_local=False)[0]:
             return
         try:
@@ -159,11 +160,21 @@ class Pool:
         starts = [s.since for s in self._slots if s.pid is None]
         return min(starts) + self.start_timeout_s if starts else None
 
-    def check_overdue(self):
-        deadline = self.start_deadline()
-        if deadline is not None and time.monotonic() >= deadline:
-            available = ray.available_resources()
-            raise DistributedError(
-                f"a zkgpu worker needing {self._need} did not start within {self.start_timeout_s:g} "
-                f"s; the cluster has CPU {available.get('CPU', 0):g}, GPU "
-                f"{available.get('GPU', 0):g} free")
+    def check_overdue(self, initial=False):
+        """Gives up on workers that have not started in time: an error when the pool is starting
+        or none would be left, else a warning and fewer workers (a replacement whose node went
+        away may never be placed, and the others can finish the call)."""
+        now = time.monotonic()
+        late = [s for s in self._slots if s.pid is None and now >= s.since + self.start_timeout_s]
+        if not late:
+            return
+        available = ray.available_resources()
+        message = (f"{len(late)} zkgpu worker(s) needing {self._need} did not start within "
+                   f"{self.start_timeout_s:g} s; the cluster has CPU {available.get('CPU', 0):g}, "
+                   f"GPU {available.get('GPU', 0):g} free")
+        if initial or len(late) == len(self._slots):
+            raise DistributedError(message)
+        for slot in late:
+            ray.kill(slot.handle, no_restart=True)
+            self._slots.remove(slot)
+        warnings.warn(f"{message}; going on with {len(self._slots)}", RuntimeWarning, stacklevel=2)

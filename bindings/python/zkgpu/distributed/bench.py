@@ -1,8 +1,9 @@
 """`python -m zkgpu.distributed bench`: throughput against the number of workers, and without Ray.
 
 Each row runs the same batches: "direct" calls the library in this process one batch after
-another (what a user without Ray would write), then a Pool of 1, 2, ... workers runs them through
-imap. The workers are started and warmed (one batch each) before the clock starts; every run's
+another (what a user without Ray would write; the CPU backend on all of this host's threads),
+then a Pool of 1, 2, ... workers runs them through imap (a CPU worker gets the threads of its
+cpus_per_worker: Ray sets OMP_NUM_THREADS to them). The workers are started and warmed (one batch each) before the clock starts; every run's
 results are checked against the direct ones.
 """
 
@@ -15,11 +16,14 @@ import time
 import numpy as np
 import ray
 
+import zkgpu
+
 from . import _bench_inputs, _ops, imap
 from ._pool import Pool, plan
 
 OPS = {
     "ed25519": (_bench_inputs.ed25519_batch, functools.partial(_ops.ed25519, mode="openssl")),
+    "mldsa": (_bench_inputs.mldsa_batch, functools.partial(_ops.mldsa, set=65, external_mu=False)),
 }
 
 
@@ -57,7 +61,8 @@ def bench(op, worker_counts, batches, batch_size, gpu, log):
     seconds, direct = _timed(lambda: [fn(b, backend) for b in items])
     report = {"op": op, "batches": batches, "batch_size": batch_size, "backend": backend,
               "gpu_workers": shape["gpu"], "cpus_per_worker": shape["cpus_per_worker"],
-              "ray_version": ray.__version__,
+              "ray_version": ray.__version__, "zkgpu_version": zkgpu.__version__,
+              "driver_threads": zkgpu.cpu_features()["threads"],
               "direct": {"seconds": seconds, "items_per_s": batches * batch_size / seconds},
               "workers": rows}
     log(f"direct: {report['direct']['items_per_s']:.0f} items/s")
