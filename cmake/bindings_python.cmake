@@ -62,13 +62,14 @@ if(DEFINED SKBUILD)
 endif()
 
 # The build tree's package: the module beside a copy of bindings/python/zkgpu, refreshed at every
-# build of the module (PYTHONPATH=build/python imports it).
+# build (PYTHONPATH=build/python imports it).
 set(ZKGPU_PYTHON_TREE ${CMAKE_BINARY_DIR}/python)
 set_target_properties(zkgpu_python PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${ZKGPU_PYTHON_TREE}/zkgpu)
-add_custom_command(TARGET zkgpu_python PRE_LINK
-                   COMMAND ${CMAKE_COMMAND} -E copy_directory ${CMAKE_CURRENT_LIST_DIR}/../bindings/python/zkgpu
-                           ${ZKGPU_PYTHON_TREE}/zkgpu
-                   COMMENT "Copying the zkgpu Python package into ${ZKGPU_PYTHON_TREE}")
+add_custom_target(zkgpu_python_files ALL
+                  COMMAND ${CMAKE_COMMAND} -E copy_directory ${CMAKE_CURRENT_LIST_DIR}/../bindings/python/zkgpu
+                          ${ZKGPU_PYTHON_TREE}/zkgpu
+                  COMMENT "Copying the zkgpu Python package into ${ZKGPU_PYTHON_TREE}")
+add_dependencies(zkgpu_python zkgpu_python_files)
 if(ZKGPU_BUILD_TESTS)
   execute_process(COMMAND ${Python_EXECUTABLE} -c "import pytest, numpy" RESULT_VARIABLE ZKGPU_PYTEST_RC
                   OUTPUT_QUIET ERROR_QUIET)

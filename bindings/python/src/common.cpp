@@ -21,9 +21,7 @@ Poseidon2Constants constants_arg(std::string_view name) {
   return c;
 }
 
-Poseidon2Params<16> merkle_params(std::string_view constants) {
-  return poseidon2_params<16>(constants_arg(constants));
-}
+Poseidon2Params<16> merkle_params(std::string_view constants) { return poseidon2_params<16>(constants_arg(constants)); }
 
 namespace {
 [[noreturn]] void not_canonical(const char* what, size_t i, uint32_t v) {
@@ -106,8 +104,8 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
     nb::object item = nb::steal(PySequence_GetItem(items.ptr(), i));
     if (!item.is_valid()) throw nb::python_error();
     if (PyBytes_Check(item.ptr())) {  // the common case, without a buffer request
-      views_.push_back({reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(item.ptr())),
-                        size_t(PyBytes_GET_SIZE(item.ptr()))});
+      views_.push_back(
+          {reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(item.ptr())), size_t(PyBytes_GET_SIZE(item.ptr()))});
       Held h;
       h.view.obj = item.release().ptr();  // owned reference, dropped in the destructor
       held_.push_back(h);
@@ -116,8 +114,8 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
     Py_buffer view{};
     if (PyUnicode_Check(item.ptr()) || PyObject_GetBuffer(item.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
       PyErr_Clear();
-      throw_invalid(std::string(what) + "[" + std::to_string(i) + "] is a " +
-                    nb::type_name(item.type()).c_str() + ", not a bytes-like object");
+      throw_invalid(std::string(what) + "[" + std::to_string(i) + "] is a " + nb::type_name(item.type()).c_str() +
+                    ", not a bytes-like object");
     }
     views_.push_back({static_cast<const uint8_t*>(view.buf), size_t(view.len)});
     held_.push_back({view, true});

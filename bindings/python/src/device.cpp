@@ -56,8 +56,7 @@ void bind_device(nb::module_& m) {
          uintptr_t stream) {
         const BabyBear s = field_arg(shift, "shift");
         nb::gil_scoped_release unlocked;
-        coset_lde_device(ptr<const BabyBear>(evals), log_n, cols, log_blowup, s, ptr<BabyBear>(out),
-                         stream_of(stream));
+        coset_lde_device(ptr<const BabyBear>(evals), log_n, cols, log_blowup, s, ptr<BabyBear>(out), stream_of(stream));
       },
       nb::arg("evals"), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
       nb::arg("stream"));
@@ -95,8 +94,8 @@ void bind_device(nb::module_& m) {
         {
           nb::gil_scoped_release unlocked;
           check_capi(zkgpu_msm_device(ptr<const void>(points), ptr<const void>(scalars), n, window_bits,
-                                      compressed ? ZKGPU_G1_COMPRESSED : ZKGPU_G1_UNCOMPRESSED,
-                                      ptr<void>(stream), out));
+                                      compressed ? ZKGPU_G1_COMPRESSED : ZKGPU_G1_UNCOMPRESSED, ptr<void>(stream),
+                                      out));
         }
         return nb::bytes(reinterpret_cast<const char*>(out),
                          compressed ? ZKGPU_G1_COMPRESSED_BYTES : ZKGPU_G1_UNCOMPRESSED_BYTES);

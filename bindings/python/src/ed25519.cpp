@@ -17,8 +17,8 @@ Ed25519Mode mode_arg(std::string_view name) {
   throw_invalid("mode \"" + std::string(name) + "\" is not one of \"openssl\", \"strict\", \"zip215\"");
 }
 
-void verify_into(nb::handle public_keys, nb::handle signatures, nb::handle messages, U8Out out,
-                 std::string_view mode, std::string_view backend) {
+void verify_into(nb::handle public_keys, nb::handle signatures, nb::handle messages, U8Out out, std::string_view mode,
+                 std::string_view backend) {
   const Ed25519Mode md = mode_arg(mode);
   const Backend b = backend_arg(backend);
   const ByteItems pk(public_keys, "public_keys"), sig(signatures, "signatures"), msg(messages, "messages");

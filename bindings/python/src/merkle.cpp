@@ -32,8 +32,7 @@ Digest digest_arg(U32In words, const char* what) {
   return d;
 }
 
-bool verify(U32In root, size_t rows, size_t cols, size_t index, U32In row, U32In siblings,
-            std::string_view constants) {
+bool verify(U32In root, size_t rows, size_t cols, size_t index, U32In row, U32In siblings, std::string_view constants) {
   const Poseidon2Params<16> p = merkle_params(constants);
   const Digest r = digest_arg(root, "root");
   if (siblings.size() % size_t(Digest::ELEMS) != 0) throw_invalid("siblings must be (depth, 8) words");

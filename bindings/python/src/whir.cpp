@@ -79,7 +79,7 @@ nb::tuple prove(nb::handle params, U32In evals, U32In points, U32In values, size
     nb::gil_scoped_release unlocked;
     zkgpu_whir_proof* raw = nullptr;
     check_capi(zkgpu_whir_prove(&p, evals.data(), evals.size(), points.data(), values.data(), num_claims,
-                           ZKGPU_BABYBEAR_CANONICAL, b, &raw));
+                                ZKGPU_BABYBEAR_CANONICAL, b, &raw));
     proof.reset(raw);
     size_t n = 0;
     check_capi(zkgpu_whir_proof_size(proof.get(), &n));
@@ -106,8 +106,8 @@ nb::tuple verify(nb::handle params, U32In points, U32In values, size_t num_claim
   {
     nb::gil_scoped_release unlocked;
     check_capi(zkgpu_whir_verify(&p, points.data(), values.data(), num_claims, root, ZKGPU_BABYBEAR_CANONICAL,
-                            static_cast<const uint8_t*>(proof.data()), proof.size(), &accepted, reason.data(),
-                            reason.size()));
+                                 static_cast<const uint8_t*>(proof.data()), proof.size(), &accepted, reason.data(),
+                                 reason.size()));
   }
   reason.resize(std::strlen(reason.c_str()));
   return nb::make_tuple(accepted != 0, reason);

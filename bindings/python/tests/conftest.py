@@ -6,6 +6,10 @@ import json
 import os
 import pathlib
 
+# Before the library's OpenMP runtime starts: idle worker threads sleep instead of spinning, so
+# thousands of small calls do not compete with their own spinning threads (2-core CI machines).
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 import numpy as np
 import pytest
 

@@ -57,3 +57,19 @@ def test_help_lists_the_capabilities():
                          check=True).stdout
     for name in ("ntt", "poseidon2_permute", "ed25519_verify_batch", "whir_prove", "MsmBases", "mlkem_encaps"):
         assert name in out
+
+
+def test_every_public_name_has_a_stub_and_a_docstring():
+    import ast
+    import pathlib
+
+    stub = pathlib.Path(zkgpu.__file__).with_name("__init__.pyi")
+    tree = ast.parse(stub.read_text())
+    stubbed = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    stubbed |= {t.id for n in tree.body if isinstance(n, (ast.AnnAssign, ast.Assign))
+                for t in ([n.target] if isinstance(n, ast.AnnAssign) else n.targets) if isinstance(t, ast.Name)}
+    for name in zkgpu.__all__:
+        assert name in stubbed, f"{name} has no stub"
+        obj = getattr(zkgpu, name)
+        if callable(obj):
+            assert obj.__doc__, f"{name} has no docstring"

@@ -32,8 +32,8 @@ from ._hash import (MerkleOpening, MerkleTree, merkle_build, merkle_build_device
 from ._whir import WhirParams, WhirProof, WhirVerdict, evaluate_multilinear, whir_prove, whir_verify
 from ._ed25519 import ed25519_verify, ed25519_verify_batch
 from ._msm import MsmBases, msm, msm_device
-from ._pq import (mldsa_keygen, mldsa_sign, mldsa_sizes, mldsa_verify, mlkem_decaps, mlkem_encaps, mlkem_keygen,
-                  mlkem_sizes)
+from ._pq import (MlDsaKeys, MlDsaSignatures, MlKemDecapsulation, MlKemEncapsulation, MlKemKeys, mldsa_keygen,
+                  mldsa_sign, mldsa_sizes, mldsa_verify, mlkem_decaps, mlkem_encaps, mlkem_keygen, mlkem_sizes)
 
 __version__: str = _core.version()
 
@@ -77,5 +77,6 @@ __all__ = [
     "merkle_build", "merkle_root", "merkle_verify", "merkle_build_device", "WhirParams", "WhirProof", "WhirVerdict",
     "whir_prove", "whir_verify", "evaluate_multilinear", "ed25519_verify_batch", "ed25519_verify", "MsmBases", "msm",
     "msm_device", "mlkem_sizes", "mlkem_keygen", "mlkem_encaps", "mlkem_decaps", "mldsa_sizes", "mldsa_keygen",
-    "mldsa_sign", "mldsa_verify",
+    "mldsa_sign", "mldsa_verify", "MlKemKeys", "MlKemEncapsulation", "MlKemDecapsulation", "MlDsaKeys",
+    "MlDsaSignatures",
 ]
