@@ -33,8 +33,11 @@ def plan(workers=None, *, gpu=None, backend=None, cpus_per_worker=None):
         raise InvalidArgument(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
     if cpus_per_worker is None:
         cpus_per_worker = max(1, cpus // gpus) if gpu and gpus else 1
+    if isinstance(cpus_per_worker, bool) or not isinstance(cpus_per_worker, (int, float)) or not (
+            cpus_per_worker > 0):
+        raise InvalidArgument(f"cpus_per_worker must be a positive number, not {cpus_per_worker!r}")
     if workers is None:
-        workers = max(1, gpus if gpu else cpus // cpus_per_worker)
+        workers = max(1, gpus if gpu else int(cpus // cpus_per_worker))
     check_count("workers", workers, 1)
     return {"gpu": gpu, "backend": backend, "cpus_per_worker": cpus_per_worker,
             "workers": workers}

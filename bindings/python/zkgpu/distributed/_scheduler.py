@@ -1,5 +1,6 @@
 """The loop under every zkgpu.distributed call: bounded, in input order, retrying lost workers."""
 
+import bisect
 import collections
 import time
 
@@ -24,10 +25,15 @@ class _Calls:
     def __init__(self):
         self.inputs = {}  # index -> object ref of the batch, put once and resent on a retry
         self.failures = collections.Counter()  # index -> workers lost while running it
-        self.queue = collections.deque()  # indices to send: new ones, and ones back from a loss
+        self.queue = []  # indices to send, sorted: the oldest batch holds up every later result
         self.running = {}  # task ref -> (index, slot)
         self.done = {}  # index -> result, until every earlier batch has been yielded
-        self.load = collections.Counter()  # slot -> batches sent to it and not answered
+        self.sent = collections.defaultdict(collections.deque)  # slot -> its task refs, in order
+        # slot -> the task it was running when it died: a worker runs its tasks in the order they
+        # were sent, so that is its oldest unanswered one. Only that batch is charged the loss; the
+        # ones queued behind it go back free, so a batch that kills its worker every time reaches
+        # the retry limit itself instead of taking its neighbours with it.
+        self.culprit = {}
 
 
 def run(pool, fn, items, *, max_in_flight, max_retries, per_worker, progress=None, total=None):
@@ -78,12 +84,13 @@ def run(pool, fn, items, *, max_in_flight, max_retries, per_worker, progress=Non
 def _send(pool, fn_ref, calls, per_worker):
     slots = pool.ready_slots()
     while calls.queue and slots:
-        slot = min(slots, key=lambda s: calls.load[s])
-        if calls.load[slot] >= per_worker:
+        slot = min(slots, key=lambda s: len(calls.sent[s]))
+        if len(calls.sent[slot]) >= per_worker:
             break
-        index = calls.queue.popleft()
-        calls.running[slot.handle.run.remote(fn_ref, calls.inputs[index])] = (index, slot)
-        calls.load[slot] += 1
+        index = calls.queue.pop(0)
+        ref = slot.handle.run.remote(fn_ref, calls.inputs[index])
+        calls.running[ref] = (index, slot)
+        calls.sent[slot].append(ref)
 
 
 def _collect(pool, calls, max_retries):
@@ -102,19 +109,22 @@ def _collect(pool, calls, max_retries):
         pool.started(ref)
         return
     index, slot = calls.running.pop(ref)
-    calls.load[slot] -= 1
+    oldest = calls.sent[slot][0]
+    calls.sent[slot].remove(ref)
     try:
         calls.done[index] = ray.get(ref)
     except rex.RayTaskError as err:
         _raise_cause(err, index)
     except WORKER_LOST as err:
-        calls.failures[index] += 1
-        if calls.failures[index] > max_retries:
-            raise WorkerLostError(
-                f"batch {index}: its worker was lost {calls.failures[index]} times, more than "
-                f"max_retries={max_retries} allows; last: {type(err).__name__}: {err}") from err
+        if calls.culprit.setdefault(slot, oldest) == ref:
+            calls.failures[index] += 1
+            if calls.failures[index] > max_retries:
+                raise WorkerLostError(
+                    f"batch {index}: its worker was lost {calls.failures[index]} times while "
+                    f"running it, more than max_retries={max_retries} allows; last: "
+                    f"{type(err).__name__}: {err}") from err
         pool.replace(slot)
-        calls.queue.appendleft(index)  # the oldest batch holds up every later result
+        bisect.insort(calls.queue, index)
 
 
 def _raise_cause(err, index):

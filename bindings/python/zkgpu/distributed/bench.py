@@ -3,8 +3,8 @@
 Each row runs the same batches: "direct" calls the library in this process one batch after
 another (what a user without Ray would write; the CPU backend on all of this host's threads),
 then a Pool of 1, 2, ... workers runs them through imap (a CPU worker gets the threads of its
-cpus_per_worker: Ray sets OMP_NUM_THREADS to them). The workers are started and warmed (one batch each) before the clock starts; every run's
-results are checked against the direct ones.
+cpus_per_worker: Ray sets OMP_NUM_THREADS to them). The workers are started and warmed (one
+batch each) before the clock starts; every run's results are checked against the direct ones.
 """
 
 import argparse
