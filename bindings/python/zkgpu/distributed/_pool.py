@@ -99,7 +99,8 @@ class Pool:
     def close(self):
         """Ends every worker; the pool cannot run batches afterwards."""
         for slot in self._slots:
-            if slot.handle is not None:
+            # After ray.shutdown() (or at the interpreter's exit) the workers are gone already.
+            if slot.handle is not None and ray.is_initialized():
                 ray.kill(slot.handle, no_restart=True)
                 slot.handle = None
         self._slots = []

@@ -77,8 +77,9 @@ def run(pool, fn, items, *, max_in_flight, max_retries, per_worker, progress=Non
             else:
                 _collect(pool, calls, max_retries)
     finally:
-        for ref in calls.running:
-            ray.cancel(ref)  # queued batches of an abandoned call leave the workers free
+        if ray.is_initialized():
+            for ref in calls.running:
+                ray.cancel(ref)  # queued batches of an abandoned call leave the workers free
 
 
 def _send(pool, fn_ref, calls, per_worker):
