@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "io/hex_lines.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::cli {
@@ -104,6 +105,13 @@ void write_stdout(std::string_view text) {
   errno = 0;
   std::cout.write(text.data(), std::streamsize(text.size()));
   check_stdout();
+}
+
+bool read_hex_stdin(size_t count, std::vector<std::vector<std::vector<uint8_t>>>& lines) {
+  std::string err;
+  if (read_hex_lines(std::cin, count, lines, err)) return true;
+  std::cerr << "error: " << err << "\n";
+  return false;
 }
 
 void notice_no_items(const std::string& command) {

@@ -46,6 +46,11 @@ void flush_stdout();
 // where it is written, before the command goes on or picks its exit status.
 void write_stdout(std::string_view text);
 
+// Every line of stdin as `count` ':'-separated hex fields (src/io/hex_lines.hpp); on the first
+// unparsable line prints "error: line N: reason" on stderr and returns false (nothing was judged:
+// the caller exits EXIT_USAGE).
+bool read_hex_stdin(size_t count, std::vector<std::vector<std::vector<uint8_t>>>& lines);
+
 // The notice every verdict command prints on stderr when its input held no items.
 void notice_no_items(const std::string& command);
 

@@ -35,7 +35,7 @@ const Names<MlDsaSet>& dsa_set_names() {
 int run_keygen(const DsaOptions& o) {
   const MlDsaSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 1, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(1, lines)) return EXIT_USAGE;
   const MlDsaSizes sz = mldsa_sizes(set);
   Bytes seeds;
   std::vector<size_t> idx;
@@ -64,7 +64,7 @@ int run_keygen(const DsaOptions& o) {
 int run_sign(const DsaOptions& o) {
   const MlDsaSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 4, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(4, lines)) return EXIT_USAGE;
   const MlDsaSizes sz = mldsa_sizes(set);
   std::vector<MlDsaSignItem> items;
   for (const auto& f : lines) items.push_back({f[0], f[1], f[2], f[3], false});
@@ -85,7 +85,7 @@ int run_sign(const DsaOptions& o) {
 int run_verify(const DsaOptions& o) {
   const MlDsaSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 4, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(4, lines)) return EXIT_USAGE;
   std::vector<MlDsaVerifyItem> items;
   for (const auto& f : lines) items.push_back({f[0], f[1], f[2], f[3], false});
   std::vector<uint8_t> ok(items.size());

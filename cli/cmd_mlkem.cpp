@@ -34,7 +34,7 @@ const Names<MlKemSet>& kem_set_names() {
 int run_keygen(const KemOptions& o) {
   const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
   Bytes seeds;
   std::vector<size_t> idx;  // line -> item, or SIZE_MAX for an `error` line
@@ -64,7 +64,7 @@ int run_keygen(const KemOptions& o) {
 int run_encaps(const KemOptions& o) {
   const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
   Bytes ek, m;
   std::vector<size_t> idx;
@@ -96,7 +96,7 @@ int run_encaps(const KemOptions& o) {
 int run_decaps(const KemOptions& o) {
   const MlKemSet set = o.set;
   std::vector<std::vector<Bytes>> lines;
-  if (!read_hex_lines(std::cin, 2, lines)) return EXIT_USAGE;
+  if (!read_hex_stdin(2, lines)) return EXIT_USAGE;
   const MlKemSizes sz = mlkem_sizes(set);
   Bytes dk, c;
   std::vector<size_t> idx;

@@ -29,7 +29,7 @@ endif()
 message(STATUS "zkgpu: Go binding tests with ${ZKGPU_GO}")
 
 set(ZKGPU_GO_WORK ${PROJECT_BINARY_DIR}/go)
-set(ZKGPU_GO_PREFIX ${ZKGPU_GO_WORK}/prefix)
+set(ZKGPU_GO_PREFIX ${ZKGPU_TEST_PREFIX})  # the package_install fixture's (cmake/tests.cmake)
 # Go 1.19 keys its build cache on CGO_CFLAGS but not on what pkg-config says, so a changed
 # include/zkgpu.h would not rebuild the cgo packages: its hash in CGO_CFLAGS does (an edit of the
 # header reconfigures, through CMAKE_CONFIGURE_DEPENDS). -O2 -g are cgo's defaults.
@@ -47,10 +47,6 @@ set(ZKGPU_GO_ENV
     GOPROXY=off GOTOOLCHAIN=local GO111MODULE=on CGO_ENABLED=1
     ZKGPU_VECTORS_DIR=${PROJECT_SOURCE_DIR}/tests/vectors
     OMP_WAIT_POLICY=passive)
-
-# The install every Go test builds against (a fixture, so it runs once and first).
-add_test(NAME go_install COMMAND ${CMAKE_COMMAND} --install ${PROJECT_BINARY_DIR} --prefix ${ZKGPU_GO_PREFIX})
-set_tests_properties(go_install PROPERTIES FIXTURES_SETUP zkgpu_go_prefix TIMEOUT 300)
 
 # gofmt lists the files it would change; any listed file fails the test.
 add_test(NAME go_fmt COMMAND ${ZKGPU_GOFMT} -l ${PROJECT_SOURCE_DIR}/bindings/go ${PROJECT_SOURCE_DIR}/examples/go)
@@ -71,8 +67,8 @@ add_test(NAME go_example_build COMMAND ${ZKGPU_GO} build -o ${ZKGPU_GO_WORK}/zkg
 # ctest looks for a test's own executable when it lists the tests.
 add_test(NAME go_example_run COMMAND ${CMAKE_COMMAND} -E env OMP_WAIT_POLICY=passive ${ZKGPU_GO_WORK}/zkgpu-go-example)
 set_tests_properties(go_vet go_test go_bench_smoke go_example_build go_example_run PROPERTIES
-                     FIXTURES_REQUIRED zkgpu_go_prefix ENVIRONMENT "${ZKGPU_GO_ENV}" TIMEOUT 900)
+                     FIXTURES_REQUIRED zkgpu_prefix ENVIRONMENT "${ZKGPU_GO_ENV}" TIMEOUT 900)
 set_tests_properties(go_test PROPERTIES ENVIRONMENT "${ZKGPU_GO_ENV};GODEBUG=cgocheck=2")
 set_tests_properties(go_example_build PROPERTIES FIXTURES_SETUP zkgpu_go_example)
-set_tests_properties(go_example_run PROPERTIES FIXTURES_REQUIRED "zkgpu_go_prefix;zkgpu_go_example"
+set_tests_properties(go_example_run PROPERTIES FIXTURES_REQUIRED "zkgpu_prefix;zkgpu_go_example"
                      PASS_REGULAR_EXPRESSION "signatures valid, as crypto/ed25519 says")

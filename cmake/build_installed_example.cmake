@@ -1,8 +1,8 @@
-# Installs the build tree into a fresh prefix, then configures and builds the project in
-# EXAMPLE_DIR against it (find_package(zkgpu)) in WORK_DIR/build.
-# -D BUILD_DIR=... -D EXAMPLE_DIR=... -D WORK_DIR=... [-D CXX=...] [-D CUDA=...] [-D GENERATOR=...]
+# Configures and builds the project in EXAMPLE_DIR in WORK_DIR/build against the package that the
+# ctest fixture package_install put in PREFIX (find_package(zkgpu)), as a user's project would.
+# -D PREFIX=... -D EXAMPLE_DIR=... -D WORK_DIR=... [-D CXX=...] [-D CUDA=...] [-D GENERATOR=...]
 file(REMOVE_RECURSE ${WORK_DIR})
-set(prefix ${WORK_DIR}/prefix)
+set(prefix ${PREFIX})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -10,7 +10,6 @@ function(step)
     message(FATAL_ERROR "`${cmd}` failed (${rc})")
   endif()
 endfunction()
-step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 set(args -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 if(GENERATOR)
   list(APPEND args -G ${GENERATOR})

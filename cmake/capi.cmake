@@ -44,12 +44,13 @@ if(ZKGPU_PKG_CONFIG)
     set(zkgpu_linker ${CMAKE_CXX_COMPILER})
   endif()
   add_test(NAME package_consumer_c
-           COMMAND ${CMAKE_COMMAND} -D BUILD_DIR=${PROJECT_BINARY_DIR} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
+           COMMAND ${CMAKE_COMMAND} -D PREFIX=${ZKGPU_TEST_PREFIX} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
                    -D WORK_DIR=${PROJECT_BINARY_DIR}/package_consumer_c -D VERSION=${PROJECT_VERSION}
                    -D CC=${CMAKE_C_COMPILER} -D CXX=${CMAKE_CXX_COMPILER} -D LINKER=${zkgpu_linker}
                    -D PKG_CONFIG=${ZKGPU_PKG_CONFIG} -D GENERATOR=${CMAKE_GENERATOR}
                    -P ${PROJECT_SOURCE_DIR}/tests/package_consumer/run_c.cmake)
-  set_tests_properties(package_consumer_c PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive" TIMEOUT 600)
+  set_tests_properties(package_consumer_c PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive" TIMEOUT 600
+                                                      FIXTURES_REQUIRED zkgpu_prefix)
 else()
   message(STATUS "zkgpu: pkg-config not found; the C package consumer test (package_consumer_c) is not run")
 endif()

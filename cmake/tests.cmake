@@ -77,12 +77,20 @@ if(ZKGPU_BUILD_BENCH)
 endif()
 
 # --- the installed package, used from a project of its own (find_package(zkgpu)) ---------------
+# One install of this build into a fresh scratch prefix, shared by every test that consumes the
+# package as a user would (the C++ and C consumers, the CUDA example, the Go and Rust bindings):
+# they only read it, so one install per ctest run serves them all.
+set(ZKGPU_TEST_PREFIX ${PROJECT_BINARY_DIR}/test_prefix)
+add_test(NAME package_install
+         COMMAND sh -c "rm -rf '${ZKGPU_TEST_PREFIX}' && '${CMAKE_COMMAND}' --install '${PROJECT_BINARY_DIR}' --prefix '${ZKGPU_TEST_PREFIX}'")
+set_tests_properties(package_install PROPERTIES FIXTURES_SETUP zkgpu_prefix TIMEOUT 300)
+
 add_test(NAME package_consumer
-         COMMAND ${CMAKE_COMMAND} -D BUILD_DIR=${PROJECT_BINARY_DIR} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
+         COMMAND ${CMAKE_COMMAND} -D PREFIX=${ZKGPU_TEST_PREFIX} -D SOURCE_DIR=${PROJECT_SOURCE_DIR}
                  -D WORK_DIR=${PROJECT_BINARY_DIR}/package_consumer -D VERSION=${PROJECT_VERSION}
                  -D CXX=${CMAKE_CXX_COMPILER} -D GENERATOR=${CMAKE_GENERATOR}
                  -P ${PROJECT_SOURCE_DIR}/tests/package_consumer/run.cmake)
-set_tests_properties(package_consumer PROPERTIES TIMEOUT 600)
+set_tests_properties(package_consumer PROPERTIES TIMEOUT 600 FIXTURES_REQUIRED zkgpu_prefix)
 
 # --- the layout rules of ARCHITECTURE.md (includes, concept folders, getenv, file sizes) ---------
 if(Python3_FOUND)

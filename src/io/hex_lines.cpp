@@ -1,6 +1,7 @@
 #include "io/hex_lines.hpp"
 
-#include <iostream>
+#include <istream>
+#include <string>
 
 #include "runtime/hex_digit.hpp"
 
@@ -38,12 +39,12 @@ bool parse_hex_fields(std::string_view line, size_t count, std::vector<Bytes>& o
   return true;
 }
 
-bool read_hex_lines(std::istream& in, size_t count, std::vector<std::vector<Bytes>>& lines) {
-  std::string line, err;
+bool read_hex_lines(std::istream& in, size_t count, std::vector<std::vector<Bytes>>& lines, std::string& err) {
+  std::string line;
   for (size_t lineno = 1; std::getline(in, line); ++lineno) {
     std::vector<Bytes> fields;
     if (!parse_hex_fields(line, count, fields, err)) {
-      std::cerr << "error: line " << lineno << ": " << err << "\n";
+      err = "line " + std::to_string(lineno) + ": " + err;
       return false;
     }
     lines.push_back(std::move(fields));

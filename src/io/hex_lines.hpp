@@ -15,9 +15,9 @@ using Bytes = std::vector<uint8_t>;
 // count, odd length, a character that is not a hex digit). A trailing '\r' is ignored.
 bool parse_hex_fields(std::string_view line, size_t count, std::vector<Bytes>& out, std::string& err);
 
-// Reads every line of `in` as `count` fields. On the first unparsable line prints
-// "error: line N: reason" to stderr and returns false (callers exit non-zero, printing nothing).
-bool read_hex_lines(std::istream& in, size_t count, std::vector<std::vector<Bytes>>& lines);
+// Reads every line of `in` as `count` fields. On the first unparsable line returns false with
+// err = "line N: reason" (the library prints nothing: the CLI reports it and exits non-zero).
+bool read_hex_lines(std::istream& in, size_t count, std::vector<std::vector<Bytes>>& lines, std::string& err);
 
 std::string to_hex(const uint8_t* p, size_t n);
 inline std::string to_hex(const Bytes& b) { return to_hex(b.data(), b.size()); }

@@ -1,6 +1,6 @@
-# ctest package_consumer: cmake --install the build tree into a fresh prefix, then configure, build
-# and run tests/package_consumer against it with find_package(zkgpu CONFIG REQUIRED).
-# -D BUILD_DIR=... -D SOURCE_DIR=... -D WORK_DIR=... -D VERSION=... [-D CXX=...] [-D GENERATOR=...]
+# ctest package_consumer: configure, build and run tests/package_consumer against the installed
+# package (the package_install fixture's prefix) with find_package(zkgpu CONFIG REQUIRED).
+# -D PREFIX=... -D SOURCE_DIR=... -D WORK_DIR=... -D VERSION=... [-D CXX=...] [-D GENERATOR=...]
 set(EXAMPLE_DIR ${SOURCE_DIR}/tests/package_consumer)
 include(${SOURCE_DIR}/cmake/build_installed_example.cmake)  # defines step(), sets prefix
 foreach(f lib/cmake/zkgpu/zkgpuConfig.cmake lib/cmake/zkgpu/zkgpuConfigVersion.cmake lib/pkgconfig/zkgpu.pc

@@ -1,8 +1,8 @@
-# ctest package_consumer_c: cmake --install the build tree into a fresh prefix and build
-# examples/c against it, once through find_package (cmake/build_installed_example.cmake) and once
-# as a C99 program with nothing but `pkg-config zkgpu`, linked to libzkgpu.so and to libzkgpu.a
+# ctest package_consumer_c: build examples/c against the installed package (the package_install
+# fixture's prefix), once through find_package (cmake/build_installed_example.cmake) and once as a
+# C99 program with nothing but `pkg-config zkgpu`, linked to libzkgpu.so and to libzkgpu.a
 # (`pkg-config --static`); run all three.
-# -D BUILD_DIR=... -D SOURCE_DIR=... -D WORK_DIR=... -D VERSION=... -D CC=... -D PKG_CONFIG=...
+# -D PREFIX=... -D SOURCE_DIR=... -D WORK_DIR=... -D VERSION=... -D CC=... -D PKG_CONFIG=...
 # [-D CXX=...] [-D GENERATOR=...] [-D LINKER=...]: the sanitizer build links with its C++ driver,
 # which adds the C++ parts of the sanitizer runtimes that a C driver leaves out.
 set(EXAMPLE_DIR ${SOURCE_DIR}/examples/c)

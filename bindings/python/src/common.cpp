@@ -30,11 +30,20 @@ namespace {
 }
 }  // namespace
 
+// Whole arrays are converted on every call, so from this many words on the passes use the
+// library's OpenMP threads (a serial pass would cost more than a multi-threaded transform).
+constexpr size_t PARALLEL_WORDS = size_t(1) << 16;
+
 void load_canonical(std::span<const uint32_t> in, BabyBear* out, const char* what) {
   // Checked in full before the first write: `out` may be the caller's own memory.
-  for (size_t i = 0; i < in.size(); ++i)
-    if (in[i] >= BabyBear::P) not_canonical(what, i, in[i]);
-  for (size_t i = 0; i < in.size(); ++i) out[i] = BabyBear::from_canonical(in[i]);
+  const size_t n = in.size();
+  size_t first_bad = n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i)
+    if (in[i] >= BabyBear::P && i < first_bad) first_bad = i;
+  if (first_bad < n) not_canonical(what, first_bad, in[first_bad]);
+#pragma omp parallel for schedule(static) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i) out[i] = BabyBear::from_canonical(in[i]);
 }
 
 std::vector<BabyBear> load_canonical(std::span<const uint32_t> in, const char* what) {
@@ -58,7 +67,9 @@ BabyBear field_arg(uint64_t value, const char* what) {
 }
 
 void store_canonical(std::span<const BabyBear> in, uint32_t* out) {
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[i].canonical();
+  const size_t n = in.size();
+#pragma omp parallel for schedule(static) if (n >= PARALLEL_WORDS)
+  for (size_t i = 0; i < n; ++i) out[i] = in[i].canonical();
 }
 
 namespace {
@@ -89,15 +100,17 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
     const auto a = nb::cast<U8In>(items, /*convert=*/false);
     if (a.ndim() != 2) throw_invalid(std::string(what) + ": an array of items must be 2-D (n, item bytes)");
     keep_ = nb::borrow(items);
-    const size_t n = a.shape(0), k = a.shape(1);
-    views_.reserve(n);
-    for (size_t i = 0; i < n; ++i) views_.push_back({a.data() + i * k, k});
+    n_ = a.shape(0);
+    width_ = a.shape(1);
+    static const uint8_t empty = 0;  // rows of width 0 still need a base to be told from a sequence
+    base_ = a.size() ? a.data() : &empty;
     return;
   }
   if (!PySequence_Check(items.ptr()) || PyBytes_Check(items.ptr()) || PyUnicode_Check(items.ptr()))
     throw_invalid(std::string(what) + ": expected a sequence of bytes-like objects or a 2-D uint8 array");
   const Py_ssize_t n = PySequence_Size(items.ptr());
   if (n < 0) throw nb::python_error();
+  n_ = size_t(n);
   views_.reserve(size_t(n));
   held_.reserve(size_t(n));
   for (Py_ssize_t i = 0; i < n; ++i) {

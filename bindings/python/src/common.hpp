@@ -74,10 +74,19 @@ class ByteItems {
   ByteItems(const ByteItems&) = delete;
   ByteItems& operator=(const ByteItems&) = delete;
 
-  size_t size() const { return views_.size(); }
-  std::span<const uint8_t> operator[](size_t i) const { return views_[i]; }
+  size_t size() const { return n_; }
+  // An array's items are its rows: width() bytes each, back to back from data().
+  bool is_array() const { return base_ != nullptr; }
+  const uint8_t* data() const { return base_; }
+  size_t width() const { return width_; }
+  std::span<const uint8_t> operator[](size_t i) const {
+    return base_ ? std::span<const uint8_t>(base_ + i * width_, width_) : views_[i];
+  }
 
  private:
+  // An array's rows are computed (no per-item vector at 2^20 items); a sequence's are held.
+  const uint8_t* base_ = nullptr;
+  size_t width_ = 0, n_ = 0;
   std::vector<std::span<const uint8_t>> views_;
   // Each held item: a buffer view to release, or (bytes, read directly) a reference to drop.
   struct Held {

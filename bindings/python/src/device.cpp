@@ -13,6 +13,11 @@
 #include "zkgpu/merkle.hpp"
 #include "zkgpu/ntt.hpp"
 #include "zkgpu/poseidon2.hpp"
+#include "zkgpu/status.hpp"
+
+#if ZKGPU_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace zkgpu::python {
 
@@ -37,10 +42,58 @@ nb::tuple dlpack_view(nb::ndarray<> a) {
                         t.lanes, a.device_type(), a.device_id());
 }
 
+// Stream ordering for the Python layer, where it cannot ask the array's producer (DLPack does
+// that): an array known only through __cuda_array_interface__ whose stream is not the one the work
+// runs on, and the results handed back to a library (JAX, Numba, ...) whose stream zkgpu does
+// not know. Every CUDA call is checked; without the CUDA backend they are Error(Unavailable).
+#if ZKGPU_HAVE_CUDA
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(ErrorCode::CudaError, std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+void stream_synchronize(uintptr_t stream) {
+  nb::gil_scoped_release unlocked;
+  cuda_check(cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)), "cudaStreamSynchronize");
+}
+
+// Work enqueued on `waiter` from now on starts after what `producer` holds now.
+void stream_wait(uintptr_t waiter, uintptr_t producer) {
+  if (waiter == producer) return;
+  cudaEvent_t ev = nullptr;
+  cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t e = cudaEventRecord(ev, reinterpret_cast<cudaStream_t>(producer));
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(reinterpret_cast<cudaStream_t>(waiter), ev, 0);
+  const cudaError_t d = cudaEventDestroy(ev);  // released once the wait has been enqueued
+  cuda_check(e, "cudaEventRecord / cudaStreamWaitEvent");
+  cuda_check(d, "cudaEventDestroy");
+}
+#else
+[[noreturn]] void no_cuda() { throw Error(ErrorCode::Unavailable, cuda_unavailable_reason()); }
+void stream_synchronize(uintptr_t) { no_cuda(); }
+void stream_wait(uintptr_t, uintptr_t) { no_cuda(); }
+#endif
+
+using LdeDeviceFn = void (*)(const BabyBear*, unsigned, size_t, unsigned, BabyBear, BabyBear*, GpuStream);
+
+void def_lde(nb::module_& m, const char* name, LdeDeviceFn fn, const char* input) {
+  m.def(
+      name,
+      [fn](uintptr_t in, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
+           uintptr_t stream) {
+        const BabyBear s = field_arg(shift, "shift");
+        nb::gil_scoped_release unlocked;
+        fn(ptr<const BabyBear>(in), log_n, cols, log_blowup, s, ptr<BabyBear>(out), stream_of(stream));
+      },
+      nb::arg(input), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
+      nb::arg("stream"));
+}
+
 }  // namespace
 
 void bind_device(nb::module_& m) {
   m.def("dlpack_view", &dlpack_view, nb::arg("capsule"));
+  m.def("stream_synchronize", &stream_synchronize, nb::arg("stream"));
+  m.def("stream_wait", &stream_wait, nb::arg("waiter"), nb::arg("producer"));
   m.def(
       "ntt_device",
       [](uintptr_t matrix, unsigned log_n, size_t cols, bool inverse, uint64_t shift, uintptr_t stream) {
@@ -50,27 +103,8 @@ void bind_device(nb::module_& m) {
                    stream_of(stream));
       },
       nb::arg("matrix"), nb::arg("log_n"), nb::arg("cols"), nb::arg("inverse"), nb::arg("shift"), nb::arg("stream"));
-  m.def(
-      "coset_lde_device",
-      [](uintptr_t evals, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
-         uintptr_t stream) {
-        const BabyBear s = field_arg(shift, "shift");
-        nb::gil_scoped_release unlocked;
-        coset_lde_device(ptr<const BabyBear>(evals), log_n, cols, log_blowup, s, ptr<BabyBear>(out), stream_of(stream));
-      },
-      nb::arg("evals"), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
-      nb::arg("stream"));
-  m.def(
-      "lde_from_coeffs_device",
-      [](uintptr_t coeffs, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift, uintptr_t out,
-         uintptr_t stream) {
-        const BabyBear s = field_arg(shift, "shift");
-        nb::gil_scoped_release unlocked;
-        lde_from_coeffs_device(ptr<const BabyBear>(coeffs), log_n, cols, log_blowup, s, ptr<BabyBear>(out),
-                               stream_of(stream));
-      },
-      nb::arg("coeffs"), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"), nb::arg("shift"), nb::arg("out"),
-      nb::arg("stream"));
+  def_lde(m, "coset_lde_device", &coset_lde_device, "evals");
+  def_lde(m, "lde_from_coeffs_device", &lde_from_coeffs_device, "coeffs");
   m.def(
       "poseidon2_permute_device",
       [](uintptr_t states, size_t n, int width, std::string_view constants, uintptr_t stream) {

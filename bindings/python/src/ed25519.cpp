@@ -28,20 +28,26 @@ void verify_into(nb::handle public_keys, nb::handle signatures, nb::handle messa
                   std::to_string(msg.size()) + " messages: the three must have one entry per item");
   if (out.size() != n) throw_invalid("out must hold one verdict per item");
   nb::gil_scoped_release unlocked;
-  std::vector<Ed25519Item> items;
-  std::vector<size_t> where;  // items[k] is input item where[k]
-  items.reserve(n);
-  where.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (pk[i].size() != ED25519_PUBLIC_KEY_BYTES || sig[i].size() != ED25519_SIGNATURE_BYTES) continue;
-    items.push_back({pk[i], sig[i], msg[i]});
-    where.push_back(i);
-  }
+  const auto well_formed = [&](size_t i) {
+    return pk[i].size() == ED25519_PUBLIC_KEY_BYTES && sig[i].size() == ED25519_SIGNATURE_BYTES;
+  };
+  size_t good = 0;
+  for (size_t i = 0; i < n; ++i) good += well_formed(i);
   uint8_t* v = out.data();
-  if (where.size() == n) {  // every item well-formed: the verdicts go straight into out
+  std::vector<Ed25519Item> items(good);
+  if (good == n) {  // every item well-formed (the common case): built in parallel, verdicts straight into out
+#pragma omp parallel for schedule(static) if (n >= 65536)
+    for (size_t i = 0; i < n; ++i) items[i] = {pk[i], sig[i], msg[i]};
     ed25519_verify_batch(items, {v, n}, md, b);
     return;
   }
+  std::vector<size_t> where;  // items[k] is input item where[k]
+  where.reserve(good);
+  for (size_t i = 0; i < n; ++i)
+    if (well_formed(i)) {
+      items[where.size()] = {pk[i], sig[i], msg[i]};
+      where.push_back(i);
+    }
   const std::vector<uint8_t> ok = ed25519_verify_batch(items, md, b);
   for (size_t i = 0; i < n; ++i) v[i] = 0;
   for (size_t k = 0; k < where.size(); ++k) v[where[k]] = ok[k];

@@ -36,6 +36,8 @@ void bind_errors(nb::module_& m) {
       raise(classes->internal, e.what());
     } catch (const std::bad_alloc&) {
       raise(classes->oom, "zkgpu: a host allocation failed (std::bad_alloc)");
+    } catch (const nb::cast_error&) {  // a Python value of the wrong type read inside a binding
+      raise(classes->invalid, "zkgpu: an argument has the wrong type or is out of range for the library");
     } catch (const nb::python_error&) {
       throw;  // a Python exception raised inside a callback: nanobind restores it
     } catch (const nb::builtin_exception&) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "pq.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/status.hpp"
 
@@ -78,16 +79,10 @@ void bind_mldsa(nb::module_& m) {
     d["max_context"] = MlDsaSizes::max_ctx;
     return d;
   });
-  m.def(
-      "mldsa_keygen_into",
-      [](std::string_view set, U8In seeds, U8Out pk, U8Out sk, std::string_view backend) {
-        const MlDsaSet s = set_arg(set);
-        const Backend b = backend_arg(backend);
-        nb::gil_scoped_release unlocked;
-        mldsa_keygen_batch(s, span_of(seeds), span_of(pk), span_of(sk), b);
-      },
-      nb::arg("set"), nb::arg("seeds").noconvert(), nb::arg("pk").noconvert(), nb::arg("sk").noconvert(),
-      nb::arg("backend"));
+  def_keygen<MlDsaSet>(
+      m, "mldsa_keygen_into", &set_arg,
+      static_cast<void (*)(MlDsaSet, std::span<const uint8_t>, std::span<uint8_t>, std::span<uint8_t>, Backend)>(
+          &mldsa_keygen_batch));
   m.def("mldsa_sign_into", &sign_into, nb::arg("set"), nb::arg("secret_keys"), nb::arg("messages"),
         nb::arg("contexts").none(), nb::arg("rnd").none(), nb::arg("external_mu"), nb::arg("signatures").noconvert(),
         nb::arg("status").noconvert(), nb::arg("backend"));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "pq.hpp"
 #include "zkgpu/mlkem.hpp"
 #include "zkgpu/status.hpp"
 
@@ -34,16 +35,10 @@ void bind_mlkem(nb::module_& m) {
     d["shared_key"] = MlKemSizes::key;
     return d;
   });
-  m.def(
-      "mlkem_keygen_into",
-      [](std::string_view set, U8In seeds, U8Out ek, U8Out dk, std::string_view backend) {
-        const MlKemSet k = set_arg(set);
-        const Backend b = backend_arg(backend);
-        nb::gil_scoped_release unlocked;
-        mlkem_keygen_batch(k, span_of(seeds), span_of(ek), span_of(dk), b);
-      },
-      nb::arg("set"), nb::arg("seeds").noconvert(), nb::arg("ek").noconvert(), nb::arg("dk").noconvert(),
-      nb::arg("backend"));
+  def_keygen<MlKemSet>(
+      m, "mlkem_keygen_into", &set_arg,
+      static_cast<void (*)(MlKemSet, std::span<const uint8_t>, std::span<uint8_t>, std::span<uint8_t>, Backend)>(
+          &mlkem_keygen_batch));
   m.def(
       "mlkem_encaps_into",
       [](std::string_view set, U8In ek, std::optional<U8In> msg, U8Out ct, U8Out key, U8Out status,

@@ -49,27 +49,22 @@ void lde_into(LdeFn fn, U32In input, U32Out out, unsigned log_n, size_t cols, un
   store_canonical(r, out.data());
 }
 
+void def_lde(nb::module_& m, const char* name, LdeFn fn, const char* input) {
+  m.def(
+      name,
+      [fn](U32In in, U32Out out, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift,
+           std::string_view backend) { lde_into(fn, in, out, log_n, cols, log_blowup, shift, backend); },
+      nb::arg(input).noconvert(), nb::arg("out").noconvert(), nb::arg("log_n"), nb::arg("cols"), nb::arg("log_blowup"),
+      nb::arg("shift"), nb::arg("backend"));
+}
+
 }  // namespace
 
 void bind_ntt(nb::module_& m) {
   m.def("ntt_into", &ntt_into, nb::arg("values").noconvert(), nb::arg("out").noconvert(), nb::arg("log_n"),
         nb::arg("cols"), nb::arg("inverse"), nb::arg("shift"), nb::arg("backend"));
-  m.def(
-      "coset_lde_into",
-      [](U32In in, U32Out out, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift,
-         std::string_view backend) {
-        lde_into(static_cast<LdeFn>(&coset_lde), in, out, log_n, cols, log_blowup, shift, backend);
-      },
-      nb::arg("evals").noconvert(), nb::arg("out").noconvert(), nb::arg("log_n"), nb::arg("cols"),
-      nb::arg("log_blowup"), nb::arg("shift"), nb::arg("backend"));
-  m.def(
-      "lde_from_coeffs_into",
-      [](U32In in, U32Out out, unsigned log_n, size_t cols, unsigned log_blowup, uint64_t shift,
-         std::string_view backend) {
-        lde_into(static_cast<LdeFn>(&lde_from_coeffs), in, out, log_n, cols, log_blowup, shift, backend);
-      },
-      nb::arg("coeffs").noconvert(), nb::arg("out").noconvert(), nb::arg("log_n"), nb::arg("cols"),
-      nb::arg("log_blowup"), nb::arg("shift"), nb::arg("backend"));
+  def_lde(m, "coset_lde_into", static_cast<LdeFn>(&coset_lde), "evals");
+  def_lde(m, "lde_from_coeffs_into", static_cast<LdeFn>(&lde_from_coeffs), "coeffs");
   m.def(
       "to_montgomery_into",
       [](U32In in, U32Out out) {

@@ -85,3 +85,26 @@ def test_bad_arguments():
 def test_modes_accept_honest_signatures(mode):
     pk, sig, msg = rfc_items()
     assert zkgpu.ed25519_verify_batch(pk, sig, msg, mode=mode).all()
+
+
+def test_sub_batches_give_the_same_verdicts(monkeypatch):
+    from zkgpu import _progress
+
+    pk, sig, msg = rfc_items()
+    pk, sig, msg = pk * 3, list(sig * 3), msg * 3
+    sig[7] = bytes(64)
+    whole = zkgpu.ed25519_verify_batch(pk, sig, msg)
+    monkeypatch.setattr(_progress, "SUB_BATCH", 4)
+    seen = []
+    parts = zkgpu.ed25519_verify_batch(pk, sig, msg, progress=lambda d, t: seen.append(d))
+    np.testing.assert_array_equal(parts, whole)
+    assert seen == [0, 4, 8, 12, 15] and not parts[7]
+
+
+def test_message_rows_of_zero_bytes():
+    pk, sig, msg = rfc_items()
+    assert msg[0] == b""  # TEST 1 signs the empty message
+    rows = np.zeros((1, 0), np.uint8)
+    assert zkgpu.ed25519_verify_batch(pk[:1], sig[:1], rows).tolist() == [True]
+    two = np.frombuffer(msg[2] * 2, np.uint8).reshape(2, len(msg[2]))  # TEST 3: a 2-byte message
+    assert zkgpu.ed25519_verify_batch([pk[2]] * 2, [sig[2], bytes(64)], two).tolist() == [True, False]

@@ -85,6 +85,22 @@ class TestNttDeviceGpu:
         zkgpu.ntt_device(CaiOnly(d))
         np.testing.assert_array_equal(cupy.asnumpy(d), zkgpu.ntt(m, backend="cpu"))
 
+    def test_cuda_array_interface_on_another_stream_is_waited_for(self, cupy, rng):
+        class CaiOnly:
+            def __init__(self, a, stream):
+                self._a = a
+                cai = dict(a.__cuda_array_interface__)
+                cai["stream"] = stream.ptr  # the producer's stream (v3)
+                self.__cuda_array_interface__ = cai
+
+        m = random_field(rng, (1 << 16, 1))
+        producer, consumer = cupy.cuda.Stream(non_blocking=True), cupy.cuda.Stream(non_blocking=True)
+        with producer:
+            d = cupy.asarray(m)  # enqueued on producer; not waited for here
+        zkgpu.ntt_device(CaiOnly(d, producer), stream=consumer)
+        consumer.synchronize()
+        np.testing.assert_array_equal(cupy.asnumpy(d), zkgpu.ntt(m, backend="cpu"))
+
     def test_bad_device_arrays(self, cupy, rng):
         d = cupy.asarray(random_field(rng, (16, 4)))
         with pytest.raises(zkgpu.InvalidArgument, match="contiguous"):
@@ -149,6 +165,22 @@ class TestTorchGpu:
         out = zkgpu.poseidon2_permute(ts)
         np.testing.assert_array_equal(out.view(torch.int32).cpu().numpy().view(np.uint32),
                                       zkgpu.poseidon2_permute(s, backend="cpu"))
+
+
+class TestJaxGpu:
+    def test_jax_arrays(self, rng):
+        if not zkgpu.cuda_usable():
+            pytest.skip("no usable GPU")
+        jax = pytest.importorskip("jax")
+        if jax.default_backend() != "gpu":
+            pytest.skip("JAX without a GPU backend")
+        import jax.numpy as jnp
+
+        m = random_field(rng, (1 << 12, 2))
+        x = jnp.asarray(m)
+        y = zkgpu.ntt(x)  # a new JAX array, synchronised before it is handed back
+        np.testing.assert_array_equal(np.asarray(y), zkgpu.ntt(m, backend="cpu"))
+        np.testing.assert_array_equal(np.asarray(x), m)
 
 
 class TestBatchesGpu:

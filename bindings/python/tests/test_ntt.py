@@ -131,3 +131,54 @@ def test_montgomery_round_trip(rng):
     np.testing.assert_array_equal(zkgpu.from_montgomery(w), v)
     with pytest.raises(zkgpu.InvalidArgument):
         zkgpu.from_montgomery(np.array([P], np.uint32))
+
+
+def test_stream_helpers_without_a_gpu():
+    if zkgpu.cuda_usable():
+        pytest.skip("a GPU is usable here")
+    with pytest.raises((zkgpu.Unavailable, zkgpu.CudaError)):
+        zkgpu._core.stream_synchronize(0)
+
+
+def test_device_functions_refuse_host_arrays():
+    with pytest.raises(zkgpu.InvalidArgument, match="not in GPU memory"):
+        zkgpu.ntt_device(np.zeros(8, np.uint32))
+    with pytest.raises(zkgpu.InvalidArgument, match="not a GPU array"):
+        zkgpu.poseidon2_permute_device([[0] * 16])
+
+
+def test_scalar_arguments_are_checked():
+    v = np.zeros(4, np.uint32)
+    for shift in (-1, 2.0, True, zkgpu.P):
+        with pytest.raises(zkgpu.InvalidArgument, match="shift"):
+            zkgpu.ntt(v, shift=shift)
+    with pytest.raises(zkgpu.InvalidArgument, match="log_blowup"):
+        zkgpu.lde_from_coeffs(v, -1)
+    with pytest.raises(zkgpu.InvalidArgument, match="num_variables"):
+        zkgpu.WhirParams(num_variables=-3)
+
+
+def test_out_arrays_and_in_place(rng):
+    m = random_field(rng, (16, 3))
+    want = zkgpu.ntt(m)
+    out = np.full_like(m, 0xFFFFFFFF)
+    assert zkgpu.ntt(m, out=out) is out
+    np.testing.assert_array_equal(out, want)
+    inplace = m.copy()
+    zkgpu.ntt(inplace, out=inplace)
+    np.testing.assert_array_equal(inplace, want)
+    lde = np.empty((64, 3), np.uint32)
+    np.testing.assert_array_equal(zkgpu.coset_lde(m, 2, out=lde), zkgpu.coset_lde(m, 2))
+    s = random_field(rng, (5, 24))
+    want_s = zkgpu.poseidon2_permute(s)
+    zkgpu.poseidon2_permute(s, out=s)
+    np.testing.assert_array_equal(s, want_s)
+    bad = m.copy()
+    bad[2, 1] = zkgpu.P
+    target = bad.copy()
+    with pytest.raises(zkgpu.InvalidArgument):
+        zkgpu.ntt(target, out=target)
+    np.testing.assert_array_equal(target, bad)  # refused before anything was written
+    for wrong in (np.empty((16, 2), np.uint32), np.empty((16, 3), np.int64), np.empty((3, 16), np.uint32).T):
+        with pytest.raises(zkgpu.InvalidArgument, match="out"):
+            zkgpu.ntt(m, out=wrong)

@@ -54,11 +54,23 @@ def test_progress_in_sub_batches(rng, monkeypatch):
     calls = []
     parts = zkgpu.poseidon2_permute(s, progress=lambda done, total: calls.append((done, total)))
     np.testing.assert_array_equal(parts, whole)
-    # run() reads SUB_BATCH as a default argument: patching the module constant changes nothing.
-    assert calls[-1] == (25, 25)
-    calls.clear()
-    _progress.run(25, lambda a, b: None, lambda d, t: calls.append((d, t)), sub_batch=10)
     assert calls == [(0, 25), (10, 25), (20, 25), (25, 25)]
+    calls.clear()
+    zkgpu.poseidon2_permute(s[:10], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(10, 10)]  # one call: no sub-batches at or below SUB_BATCH
+
+
+def test_a_raising_callback_stops_the_batch(rng, monkeypatch):
+    from zkgpu import _progress
+
+    monkeypatch.setattr(_progress, "SUB_BATCH", 4)
+
+    def stop(done, total):
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        zkgpu.poseidon2_permute(random_field(rng, (9, 16)), progress=stop)
 
 
 def test_poseidon2_bad_input(rng):

@@ -1,7 +1,6 @@
 """WHIR through Python: parameters, an honest proof that verifies, rejections with reasons, and the
 proof bytes being the same on every call (deterministic PoW)."""
 
-import numpy as np
 import pytest
 
 import zkgpu
@@ -76,7 +75,7 @@ def test_bad_arguments(statement):
     with pytest.raises(zkgpu.InvalidArgument, match="num_evals|2\\^10"):
         zkgpu.whir_prove(PARAMS, evals[:512], points, values)
     with pytest.raises(zkgpu.InvalidArgument, match="soundness"):
-        zkgpu.WhirParams(num_variables=10, soundness="maybe").derive()
+        zkgpu.WhirParams(num_variables=10, soundness="maybe")
     bad = evals.copy()
     bad[3] = zkgpu.P
     with pytest.raises(zkgpu.InvalidArgument):

@@ -16,23 +16,8 @@ ByteItems = Union[npt.NDArray[np.uint8], Sequence[Union[bytes, bytearray, memory
 GpuArray = Any  # any DLPack / __cuda_array_interface__ object: CuPy, PyTorch, JAX, Numba, ...
 Stream = Union[None, int, Any]  # a cudaStream_t as int, or a cupy / torch stream object
 
-class Error(Exception):
-    """Base class of every error zkgpu raises."""
-
-class InvalidArgument(Error, ValueError):
-    """Wrong dtype, shape, size or name; a value >= p; an array on another device."""
-
-class OutOfMemory(Error, MemoryError):
-    """A host or GPU allocation failed, or the work does not fit the device memory budget."""
-
-class Unavailable(Error, RuntimeError):
-    """backend="cuda" without the CUDA backend or a usable GPU."""
-
-class CudaError(Error, RuntimeError):
-    """Any other CUDA runtime failure."""
-
-class Internal(Error, RuntimeError):
-    """A bug in zkgpu: please report the message."""
+from ._errors import CudaError as CudaError, Error as Error, Internal as Internal
+from ._errors import InvalidArgument as InvalidArgument, OutOfMemory as OutOfMemory, Unavailable as Unavailable
 
 def cuda_built() -> bool:
     """Whether this build of the library has the CUDA backend."""
@@ -54,15 +39,16 @@ def release_gpu_caches() -> None:
 
 # BabyBear NTT and low-degree extensions
 def ntt(values: Union[FieldArray, GpuArray], inverse: bool = False, shift: int = 1,
-        backend: Backend = "auto") -> Any:
+        backend: Backend = "auto", out: Optional[npt.NDArray[np.uint32]] = None) -> Any:
     """Forward / inverse NTT of each column of a (2^k,) or (2^k, cols) array (Plonky3's dft_batch);
     NumPy in, a new NumPy uint32 array out (a GPU array in, a new array of its library out)."""
 
-def coset_lde(evals: FieldArray, log_blowup: int, shift: int = 31, backend: Backend = "auto") -> npt.NDArray[np.uint32]:
+def coset_lde(evals: FieldArray, log_blowup: int, shift: int = 31, backend: Backend = "auto",
+              out: Optional[npt.NDArray[np.uint32]] = None) -> npt.NDArray[np.uint32]:
     """Low-degree extension of evaluations over H to shift * H' (|H'| = 2^(k + log_blowup))."""
 
-def lde_from_coeffs(coeffs: FieldArray, log_blowup: int, shift: int = 1,
-                    backend: Backend = "auto") -> npt.NDArray[np.uint32]:
+def lde_from_coeffs(coeffs: FieldArray, log_blowup: int, shift: int = 1, backend: Backend = "auto",
+                    out: Optional[npt.NDArray[np.uint32]] = None) -> npt.NDArray[np.uint32]:
     """Zero-pad coefficients to 2^(k + log_blowup) rows and evaluate over shift * H'."""
 
 def to_montgomery(values: FieldArray) -> npt.NDArray[np.uint32]:
@@ -83,7 +69,8 @@ def lde_from_coeffs_device(coeffs: GpuArray, out: GpuArray, log_blowup: int, shi
 
 # Poseidon2 and Merkle trees
 def poseidon2_permute(states: Union[FieldArray, GpuArray], constants: str = "plonky3", field: str = "babybear",
-                      backend: Backend = "auto", progress: Progress = None) -> Any:
+                      backend: Backend = "auto", progress: Progress = None,
+                      out: Optional[npt.NDArray[np.uint32]] = None) -> Any:
     """Poseidon2 of each row of an (n, 16) or (n, 24) array: a new (n, width) uint32 array."""
 
 def poseidon2_permute_device(states: GpuArray, constants: str = "plonky3", stream: Stream = None) -> None:

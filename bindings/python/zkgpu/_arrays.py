@@ -96,3 +96,32 @@ def log2_rows(rows: int, what: str) -> int:
 def matrix_shape(a: np.ndarray) -> tuple[int, int]:
     """(rows, cols) of a (rows,) or (rows, cols) array."""
     return (a.shape[0], 1) if a.ndim == 1 else (a.shape[0], a.shape[1])
+
+
+def field_scalar(value, what: str) -> int:
+    """One canonical BabyBear value given as a Python int (a shift, say)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidArgument(f"{what}: expected an int, got {type(value).__name__}")
+    if not 0 <= int(value) < P:
+        raise InvalidArgument(f"{what} = {value} is not a canonical BabyBear value (must be in 0..p-1, p = {P})")
+    return int(value)
+
+
+def count(value, what: str, limit: int = 1 << 32) -> int:
+    """A non-negative int argument below limit."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < limit:
+        raise InvalidArgument(f"{what} = {value!r}: expected an int in 0..{limit - 1}")
+    return int(value)
+
+
+def output(out, shape: tuple, what: str = "out") -> np.ndarray:
+    """A caller's output array: exactly uint32, C-contiguous, writable and of this shape (an
+    output is written in place, so it is never copied or converted)."""
+    if out is None:
+        return np.empty(shape, dtype=np.uint32)
+    if not isinstance(out, np.ndarray) or out.dtype != np.uint32 or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise InvalidArgument(f"{what}: must be a writable C-contiguous uint32 NumPy array")
+    if out.shape != tuple(shape):
+        raise InvalidArgument(f"{what}: shape {out.shape}, expected {tuple(shape)}")
+    return out

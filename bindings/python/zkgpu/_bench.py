@@ -5,8 +5,9 @@ The C++ side is a timing helper of the module (zkgpu._core.time_*) that calls th
 loop on inputs prepared once, as a C++ user would (Ed25519Item spans over the same arrays,
 Montgomery buffers, an MSM bases handle); the Python side times the public function on NumPy
 arrays (Ed25519 messages as a list of bytes, the form Python code has). Both loops are the same:
-one warm-up call, then calls until --min-time seconds have passed; each reports the mean per call.
-The overhead is (python - c++) / c++. tqdm, if installed, shows a progress bar; --plot FILE.png
+one warm-up call, then calls until --min-time seconds have passed, giving the mean per call; the two
+alternate for --rounds rounds and each side reports its best round (a shared machine's noise
+lands on both). The overhead is (python - c++) / c++. tqdm, if installed, shows a progress bar; --plot FILE.png
 draws the throughput curve with matplotlib.
 """
 
@@ -75,15 +76,20 @@ def _case(op: str, n: int, backend: str, rng):
     raise ValueError(op)
 
 
-def run(op: str, sizes, backends, min_seconds: float, show_bar: bool = True) -> list[dict]:
+def run(op: str, sizes, backends, min_seconds: float, show_bar: bool = True, rounds: int = 3) -> list[dict]:
     rng = np.random.default_rng(1)
     steps = [(n, b) for n in sizes for b in backends]
     bar = _bar(len(steps), f"bench {op}") if show_bar else None
     rows = []
     for n, b in steps:
         py_call, cpp_timer = _case(op, n, b, rng)
-        py_s, py_calls = _time(py_call, min_seconds)
-        cpp_s, cpp_calls = cpp_timer(min_seconds)
+        py_s = cpp_s = float("inf")
+        py_calls = cpp_calls = 0
+        for _ in range(rounds):
+            t, c = _time(py_call, min_seconds)
+            py_s, py_calls = min(py_s, t), py_calls + c
+            t, c = cpp_timer(min_seconds)
+            cpp_s, cpp_calls = min(cpp_s, t), cpp_calls + c
         rows.append({"op": op, "items": n, "backend": b, "python_s": py_s, "cpp_s": cpp_s,
                      "overhead": (py_s - cpp_s) / cpp_s if cpp_s > 0 else 0.0, "items_per_s": n / py_s,
                      "python_calls": py_calls, "cpp_calls": int(cpp_calls)})
@@ -143,6 +149,7 @@ def main(argv=None) -> int:
     p.add_argument("--backend", default="all", choices=("all", "cpu", "cuda", "auto"),
                    help="all: cpu, and cuda when a GPU is usable")
     p.add_argument("--min-time", type=float, default=0.5, help="seconds each measurement runs (default 0.5)")
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds; the best of each side (default 3)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the throughput curve (matplotlib)")
     p.add_argument("--json", action="store_true", help="one JSON object per measurement instead of the table")
     p.add_argument("--no-bar", action="store_true", help="no progress bar")
@@ -162,7 +169,9 @@ def main(argv=None) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             raise SystemExit("zkgpu bench: --plot needs matplotlib (pip install matplotlib, or zkgpu[bench])")
-    rows = run(a.op, sizes, backends, a.min_time, show_bar=not a.no_bar)
+    if a.rounds < 1:
+        p.error("--rounds must be at least 1")
+    rows = run(a.op, sizes, backends, a.min_time, show_bar=not a.no_bar, rounds=a.rounds)
     if a.json:
         for r in rows:
             print(json.dumps(r))

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core, _gpu
-from ._arrays import P, backend as _backend, field, log2_rows, matrix_shape
+from ._arrays import P, backend as _backend, count, field, field_scalar, log2_rows, matrix_shape, output
 from ._errors import InvalidArgument
 
 DEFAULT_COSET_SHIFT = 31  # Plonky3's default coset shift (the multiplicative generator)
 
 
-def ntt(values, inverse: bool = False, shift: int = 1, backend: str = "auto"):
+def ntt(values, inverse: bool = False, shift: int = 1, backend: str = "auto", out=None):
     """The forward (or inverse) BabyBear NTT of each column of a (2^k,) or (2^k, cols) array.
 
     Plonky3's ``dft_batch`` contract: natural order in and out, forward maps coefficients to
@@ -20,40 +20,45 @@ def ntt(values, inverse: bool = False, shift: int = 1, backend: str = "auto"):
     maps those evaluations back (scaled by 1/2^k). NumPy input: canonical uint32 values (other
     integer dtypes are range-checked and converted; non-contiguous arrays are copied); returns a
     new uint32 array of the same shape. A GPU array (CuPy, PyTorch, JAX, ...) gives a new array of
-    its own library, transformed on the GPU on the array's stream (see ntt_device).
+    its own library, transformed on the GPU on the array's stream (see ntt_device). out: a
+    uint32 array of the same shape to write instead of a new one (may be values itself).
     """
     if _gpu.is_device_array(values):
         out = _gpu.copy_like(values)
         _require_below_p(out, "values")
         ntt_device(out, inverse=inverse, shift=shift)
+        _gpu.hand_back(out)
         return out
     a = field(values, "values")
     rows, cols = matrix_shape(a)
-    out = np.empty_like(a)
-    _core.ntt_into(a, out, log2_rows(rows, "values"), cols, bool(inverse), int(shift), _backend(backend))
+    out = output(out, a.shape)
+    _core.ntt_into(a, out, log2_rows(rows, "values"), cols, bool(inverse), field_scalar(shift, "shift"),
+                   _backend(backend))
     return out
 
 
-def coset_lde(evals, log_blowup: int, shift: int = DEFAULT_COSET_SHIFT, backend: str = "auto") -> np.ndarray:
+def coset_lde(evals, log_blowup: int, shift: int = DEFAULT_COSET_SHIFT, backend: str = "auto",
+              out=None) -> np.ndarray:
     """Low-degree extension of evaluations over H (|H| = 2^k) to the coset shift * H' with
     |H'| = 2^(k + log_blowup): a (2^(k+log_blowup),) or (2^(k+log_blowup), cols) uint32 array,
     natural order (Plonky3's coset_lde_batch without the bit reversal)."""
-    return _lde(_core.coset_lde_into, evals, log_blowup, shift, backend, "evals")
+    return _lde(_core.coset_lde_into, evals, log_blowup, shift, backend, "evals", out)
 
 
-def lde_from_coeffs(coeffs, log_blowup: int, shift: int = 1, backend: str = "auto") -> np.ndarray:
+def lde_from_coeffs(coeffs, log_blowup: int, shift: int = 1, backend: str = "auto", out=None) -> np.ndarray:
     """Zero-pad 2^k coefficient rows to 2^(k+log_blowup) and evaluate over shift * H' (what WHIR does)."""
-    return _lde(_core.lde_from_coeffs_into, coeffs, log_blowup, shift, backend, "coeffs")
+    return _lde(_core.lde_from_coeffs_into, coeffs, log_blowup, shift, backend, "coeffs", out)
 
 
-def _lde(fn, values, log_blowup, shift, backend, what):
+def _lde(fn, values, log_blowup, shift, backend, what, out):
     a = field(values, what)
     rows, cols = matrix_shape(a)
     log_n = log2_rows(rows, what)
-    if log_blowup < 0 or log_n + log_blowup > 27:
+    log_blowup = count(log_blowup, "log_blowup", 28)
+    if log_n + log_blowup > 27:
         raise InvalidArgument(f"log_blowup = {log_blowup}: need 0 <= log_blowup and k + log_blowup <= 27 (k = {log_n})")
-    out = np.empty(((rows << log_blowup),) + a.shape[1:], dtype=np.uint32)
-    fn(a, out, log_n, cols, int(log_blowup), int(shift), _backend(backend))
+    out = output(out, ((rows << log_blowup),) + a.shape[1:])
+    fn(a, out, log_n, cols, log_blowup, field_scalar(shift, "shift"), _backend(backend))
     return out
 
 
@@ -102,7 +107,7 @@ def ntt_device(matrix, inverse: bool = False, shift: int = 1, stream=None) -> No
     canonical values alike: each comes back in the form it went in. Words must be < p (not
     checked on the device)."""
     v, rows, cols = _device_matrix(matrix, "matrix", stream, True)
-    _core.ntt_device(v.ptr, log2_rows(rows, "matrix"), cols, bool(inverse), int(shift), v.stream)
+    _core.ntt_device(v.ptr, log2_rows(rows, "matrix"), cols, bool(inverse), field_scalar(shift, "shift"), v.stream)
 
 
 def coset_lde_device(evals, out, log_blowup: int, shift: int = DEFAULT_COSET_SHIFT, stream=None) -> None:
@@ -120,6 +125,7 @@ def _lde_device(fn, src, out, log_blowup, shift, stream, what):
     v, rows, cols = _device_matrix(src, what, stream, False)
     o, orows, ocols = _device_matrix(out, "out", v.stream if stream is None else stream, True)
     log_n = log2_rows(rows, what)
+    log_blowup = count(log_blowup, "log_blowup", 28)
     if ocols != cols or orows != rows << log_blowup:
         raise InvalidArgument(f"out: shape {o.shape}, expected ({rows << log_blowup}, {cols})")
-    fn(v.ptr, log_n, cols, int(log_blowup), int(shift), o.ptr, v.stream)
+    fn(v.ptr, log_n, cols, log_blowup, field_scalar(shift, "shift"), o.ptr, v.stream)

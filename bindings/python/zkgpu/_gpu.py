@@ -7,8 +7,8 @@ this order: the ``stream=`` argument (an int handle, a ``cupy.cuda.Stream``, a `
 or anything with ``.ptr`` / ``.cuda_stream``), the array library's current stream (CuPy, PyTorch),
 the array's ``__cuda_array_interface__`` "stream" (v3), else the legacy default stream. Through
 DLPack the producer is asked (``__dlpack__(stream=...)``) to make the data ready on that stream;
-through ``__cuda_array_interface__`` alone the array's own stream must be the one used, since only
-the producer could order another stream after it.
+through ``__cuda_array_interface__`` alone, when the array's v3 stream is another one, an event
+makes the stream wait for it.
 """
 
 from __future__ import annotations
@@ -105,6 +105,10 @@ def view(obj, what: str, itemsize: int, stream, writable: bool) -> DeviceArray:
 
 
 def _from_dlpack(obj, what, itemsize, handle) -> DeviceArray:
+    dev = getattr(obj, "__dlpack_device__", None)
+    if dev is not None and dev()[0] not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise InvalidArgument(f"{what}: the array is not in GPU memory (DLPack device type {dev()[0]}); "
+                              "host arrays go to the functions without _device")
     dl_stream = 1 if handle == 0 else handle  # DLPack: 1 is the legacy default stream; 0 is disallowed
     try:
         capsule = obj.__dlpack__(stream=dl_stream)
@@ -132,9 +136,7 @@ def _from_cai(obj, cai, what, itemsize, handle, explicit, writable) -> DeviceArr
         _require_contiguous(shape, tuple(s // itemsize for s in strides), 1, what)
     s = cai.get("stream")
     if explicit and s is not None and _cai_stream(s) != handle:
-        raise InvalidArgument(f"{what}: the array's __cuda_array_interface__ stream is {s}, not the stream= "
-                              "given; without DLPack zkgpu cannot order one after the other (pass the array's "
-                              "own stream, or an array with __dlpack__)")
+        _core.stream_wait(handle, _cai_stream(s))  # the work on `handle` starts after the producer's
     return DeviceArray(int(ptr or 0), shape, itemsize, handle, None, obj)
 
 
@@ -164,6 +166,15 @@ def _check_current_device(obj, what) -> None:
     if dev != cur:
         raise InvalidArgument(f"{what}: the array is on GPU {dev}, the current device is GPU {cur} "
                               "(switch with cupy.cuda.Device / torch.cuda.device, or move the array)")
+
+
+def hand_back(obj) -> None:
+    """Before a new GPU array made by zkgpu goes back to its library: CuPy and PyTorch read it on
+    the stream the work ran on (their current one, or stream= which the caller orders), so
+    nothing is needed; any other library (JAX, Numba, ...) gets it after the stream has finished."""
+    top = type(obj).__module__.split(".")[0]
+    if top not in ("cupy", "torch"):
+        _core.stream_synchronize(stream_handle(obj, None))
 
 
 def copy_like(obj):

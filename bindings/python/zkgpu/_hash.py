@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core, _gpu, _progress
-from ._arrays import P, backend as _backend, field as _field_array, log2_rows
+from ._arrays import P, backend as _backend, field as _field_array, log2_rows, output
 from ._errors import InvalidArgument
 
 CONSTANTS = ("plonky3", "whir")
@@ -29,13 +29,14 @@ def _width(shape, what: str) -> int:
 
 
 def poseidon2_permute(states, constants: str = "plonky3", field: str = "babybear", backend: str = "auto",
-                      progress=None):
+                      progress=None, out=None):
     """The Poseidon2 permutation of each row of an (n, 16) or (n, 24) array of canonical values.
 
     constants: "plonky3" (Plonky3's default BabyBear set) or "whir" (SmallRng seed 1, the set of
     every WHIR configuration). Returns a new (n, width) uint32 array of canonical values. A GPU
     array (CuPy or PyTorch) gives a new array of its library, permuted on the GPU.
-    progress(done, total) is called between sub-batches of 2^20 states (zkgpu._progress).
+    progress(done, total) is called between sub-batches of 2^20 states (zkgpu._progress). out: a
+    uint32 (n, width) array to write instead of a new one (may be states itself).
     """
     if field != "babybear":
         raise InvalidArgument(f'field {field!r}: the only field is "babybear"')
@@ -50,7 +51,7 @@ def poseidon2_permute(states, constants: str = "plonky3", field: str = "babybear
         return out
     a = _field_array(states, "states", ndim=(2,))
     width = _width(a.shape, "states")
-    out = np.empty_like(a)
+    out = output(out, a.shape)
     be = _backend(backend)
     _progress.run(a.shape[0], lambda s, e: _core.poseidon2_permute_into(a[s:e], out[s:e], width, constants, be),
                   progress)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core, _gpu
-from ._arrays import backend as _backend, byte_rows
+from ._arrays import backend as _backend, byte_rows, count
 from ._errors import InvalidArgument
 
 R = 0x12AB655E9A2CA55660B44D1E5C37B00159AA76FED00000010A11800000000001  # the order of G1
@@ -80,4 +80,5 @@ def msm_device(points, scalars, window_bits: int = 0, compressed: bool = True, s
         raise InvalidArgument(f"points: shape {p.shape}, expected (n, {PRECOMPUTED_BYTES}) (MsmBases.export rows)")
     if tuple(s.shape) != (p.shape[0], 32):
         raise InvalidArgument(f"scalars: shape {s.shape}, expected ({p.shape[0]}, 32)")
-    return _core.msm_device(p.ptr, s.ptr, p.shape[0], int(window_bits), bool(compressed), p.stream)
+    return _core.msm_device(p.ptr, s.ptr, p.shape[0], count(window_bits, "window_bits", 64), bool(compressed),
+                            p.stream)

@@ -81,14 +81,20 @@ class MlKemDecapsulation(NamedTuple):
 
 def mlkem_keygen(seeds, set: int = 768, backend: str = "auto", progress=None) -> MlKemKeys:
     """KeyGen_internal(d, z) for each 64-byte seed d || z: (ek, dk) arrays."""
-    s, be = _set(set, MLKEM_SETS, "ML-KEM"), _backend(backend)
+    s = _set(set, MLKEM_SETS, "ML-KEM")
     sz = _core.mlkem_sizes(s)
-    seed = byte_rows(seeds, "seeds", 64)
+    return MlKemKeys(*_keygen(_core.mlkem_keygen_into, s, seeds, 64, sz["encapsulation_key"],
+                              sz["decapsulation_key"], backend, progress))
+
+
+def _keygen(fn, s: str, seeds, seed_bytes: int, first: int, second: int, backend: str, progress):
+    """Both schemes' key generation: seeds in, two (n, size) key arrays out."""
+    be = _backend(backend)
+    seed = byte_rows(seeds, "seeds", seed_bytes)
     n = seed.shape[0]
-    ek = np.zeros((n, sz["encapsulation_key"]), np.uint8)
-    dk = np.zeros((n, sz["decapsulation_key"]), np.uint8)
-    _progress.run(n, lambda a, b: _core.mlkem_keygen_into(s, seed[a:b], ek[a:b], dk[a:b], be), progress)
-    return MlKemKeys(ek, dk)
+    a_keys, b_keys = np.zeros((n, first), np.uint8), np.zeros((n, second), np.uint8)
+    _progress.run(n, lambda a, b: fn(s, seed[a:b], a_keys[a:b], b_keys[a:b], be), progress)
+    return a_keys, b_keys
 
 
 def mlkem_encaps(encapsulation_keys, messages=None, set: int = 768, backend: str = "auto",
@@ -145,14 +151,10 @@ class MlDsaSignatures(NamedTuple):
 
 def mldsa_keygen(seeds, set: int = 65, backend: str = "auto", progress=None) -> MlDsaKeys:
     """KeyGen_internal(xi) for each 32-byte seed: (pk, sk) arrays."""
-    s, be = _set(set, MLDSA_SETS, "ML-DSA"), _backend(backend)
+    s = _set(set, MLDSA_SETS, "ML-DSA")
     sz = _core.mldsa_sizes(s)
-    seed = byte_rows(seeds, "seeds", 32)
-    n = seed.shape[0]
-    pk = np.zeros((n, sz["public_key"]), np.uint8)
-    sk = np.zeros((n, sz["secret_key"]), np.uint8)
-    _progress.run(n, lambda a, b: _core.mldsa_keygen_into(s, seed[a:b], pk[a:b], sk[a:b], be), progress)
-    return MlDsaKeys(pk, sk)
+    return MlDsaKeys(*_keygen(_core.mldsa_keygen_into, s, seeds, 32, sz["public_key"], sz["secret_key"], backend,
+                              progress))
 
 
 def _optional(items, what):

@@ -14,8 +14,10 @@ SUB_BATCH = 1 << 20
 Progress = Optional[Callable[[int, int], object]]
 
 
-def run(total: int, step: Callable[[int, int], None], progress: Progress, sub_batch: int = SUB_BATCH) -> None:
-    """step(start, stop) processes items [start, stop)."""
+def run(total: int, step: Callable[[int, int], None], progress: Progress, sub_batch: Optional[int] = None) -> None:
+    """step(start, stop) processes items [start, stop); sub_batch None is SUB_BATCH."""
+    if sub_batch is None:
+        sub_batch = SUB_BATCH
     if progress is None or total <= sub_batch:
         step(0, total)
         if progress is not None:

@@ -11,7 +11,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from . import _core
-from ._arrays import backend as _backend, field
+from ._arrays import backend as _backend, count, field
 from ._errors import InvalidArgument
 
 
@@ -34,6 +34,17 @@ class WhirParams:
     starting_log_inv_rate: int = 1
     rs_reduction: Optional[int] = None
     enforce_pow_budget: bool = False
+
+    def __post_init__(self):
+        for name in ("num_variables", "security_level", "pow_bits", "folding_factor", "starting_log_inv_rate"):
+            count(getattr(self, name), name)
+        for name in ("first_folding_factor", "rs_reduction"):
+            if getattr(self, name) is not None:
+                count(getattr(self, name), name, 1 << 31)
+        if self.soundness not in ("ud", "jb", "cb"):
+            raise InvalidArgument(f'soundness {self.soundness!r} is not one of "ud", "jb", "cb"')
+        if not isinstance(self.enforce_pow_budget, bool):
+            raise InvalidArgument("enforce_pow_budget: expected a bool")
 
     def derive(self) -> dict:
         """What the parameters derive (WhirConfig::derive): rounds, queries, PoW bits, the proof's
