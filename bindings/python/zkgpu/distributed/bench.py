@@ -1,0 +1,125 @@
+"""`python -m zkgpu.distributed bench`: throughput against the number of workers, and without Ray.
+
+Each row runs the same batches: "direct" calls the library in this process one batch after
+another (what a user without Ray would write; the CPU backend on all of this host's threads),
+then a Pool of 1, 2, ... workers runs them through imap (a CPU worker gets the threads of its
+cpus_per_worker: Ray sets OMP_NUM_THREADS to them). The workers are started and warmed (one
+batch each) before the clock starts; every run's results are checked against the direct ones.
+"""
+
+import argparse
+import functools
+import json
+import sys
+import time
+
+import numpy as np
+import ray
+
+import zkgpu
+
+from . import _bench_inputs, _ops, imap
+from ._pool import Pool, plan
+
+OPS = {
+    "ed25519": (_bench_inputs.ed25519_batch, functools.partial(_ops.ed25519, mode="openssl")),
+    "mldsa": (_bench_inputs.mldsa_batch, functools.partial(_ops.mldsa, set=65, external_mu=False)),
+}
+
+
+def _worker_counts(text, available):
+    if text:
+        counts = [int(c) for c in text.split(",")]
+        if any(c < 1 for c in counts):
+            raise SystemExit(f"--workers: counts must be positive, not {text!r}")
+        return counts
+    counts, c = [], 1
+    while c < available:
+        counts.append(c)
+        c *= 2
+    return counts + [max(1, available)]
+
+
+def _timed(run):
+    start = time.perf_counter()
+    results = run()
+    return time.perf_counter() - start, results
+
+
+def _same(a, b):
+    return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def bench(op, worker_counts, batches, batch_size, gpu, log):
+    make, fn = OPS[op]
+    batch = make(batch_size)
+    items = [batch] * batches
+    rows = []
+    shape = plan(gpu=gpu)
+    backend = shape["backend"]
+    fn(batch, backend)  # the library's one-time set-up (tables, GPU context) is not timed
+    seconds, direct = _timed(lambda: [fn(b, backend) for b in items])
+    report = {"op": op, "batches": batches, "batch_size": batch_size, "backend": backend,
+              "gpu_workers": shape["gpu"], "cpus_per_worker": shape["cpus_per_worker"],
+              "ray_version": ray.__version__, "zkgpu_version": zkgpu.__version__,
+              "driver_threads": zkgpu.cpu_features()["threads"],
+              "direct": {"seconds": seconds, "items_per_s": batches * batch_size / seconds},
+              "workers": rows}
+    log(f"direct: {report['direct']['items_per_s']:.0f} items/s")
+    for count in worker_counts:
+        with Pool(workers=count, gpu=gpu) as pool:
+            list(imap(fn, [batch] * count, pool=pool))
+            seconds, results = _timed(lambda: list(imap(fn, items, pool=pool)))
+        if not _same(results, direct):
+            raise SystemExit(f"bench: {count} workers gave other results than the direct calls")
+        rate = batches * batch_size / seconds
+        rows.append({"workers": count, "seconds": seconds, "items_per_s": rate,
+                     "vs_direct": rate / report["direct"]["items_per_s"]})
+        log(f"{count} workers: {rate:.0f} items/s")
+    return report
+
+
+def table(report):
+    lines = [f"{report['op']}: {report['batches']} batches of {report['batch_size']}, backend "
+             f"{report['backend']}, {report['cpus_per_worker']} CPU(s) per worker"
+             f"{', one GPU each' if report['gpu_workers'] else ''}",
+             f"{'workers':>8} {'seconds':>9} {'items/s':>12} {'vs direct':>10}"]
+    direct = report["direct"]
+    lines.append(f"{'direct':>8} {direct['seconds']:9.3f} {direct['items_per_s']:12.0f} "
+                 f"{1.0:10.2f}")
+    for row in report["workers"]:
+        lines.append(f"{row['workers']:>8} {row['seconds']:9.3f} {row['items_per_s']:12.0f} "
+                     f"{row['vs_direct']:10.2f}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m zkgpu.distributed")
+    commands = parser.add_subparsers(dest="command", required=True)
+    b = commands.add_parser("bench", help="throughput against the number of Ray workers")
+    b.add_argument("--op", choices=sorted(OPS), default="ed25519")
+    b.add_argument("--workers", help="comma-separated worker counts (default 1, 2, 4, ... up to "
+                   "the cluster's GPUs, or its CPUs without GPUs)")
+    b.add_argument("--batches", type=int, default=16)
+    b.add_argument("--batch-size", type=int, default=4096)
+    b.add_argument("--gpu", choices=("auto", "yes", "no"), default="auto",
+                   help="GPU workers (num_gpus=1 each), CPU workers, or GPUs if the cluster has any")
+    b.add_argument("--address", help="the Ray cluster to join (default: start a local one)")
+    b.add_argument("--json", metavar="FILE", help="also write the report as JSON ('-': stdout)")
+    args = parser.parse_args(argv)
+    if args.batches < 1 or args.batch_size < 1:
+        parser.error("--batches and --batch-size must be positive")
+    gpu = {"auto": None, "yes": True, "no": False}[args.gpu]
+    if not ray.is_initialized():
+        ray.init(address=args.address, include_dashboard=False)
+    report = bench(args.op, _worker_counts(args.workers, plan(gpu=gpu)["workers"]), args.batches,
+                   args.batch_size, gpu, lambda line: print(line, file=sys.stderr, flush=True))
+    if args.json == "-":
+        json.dump(report, sys.stdout, indent=2)
+        print()
+    else:
+        print(table(report))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(report, f, indent=2)
+    return 0
