@@ -197,8 +197,14 @@ TEST_P(MlDsaDeviceGpu, BadOffsetsRejectTheirItemsAlone) {
   }
   EXPECT_EQ(st_c[6], PqStatus::InvalidInput) << "the CPU rejects a 256-byte context too";
 
-  // External mu with one message of 63 bytes: that item alone is rejected.
-  std::vector<Bytes> mus(n, rng.bytes(64));
+  // External mu (the signer's) with one message of 63 bytes: that item alone is rejected.
+  std::vector<Bytes> mus(n, Bytes(64));
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t tr[64];
+    keccak::shake256(tr, 64, &in.pk[i * sz.pk], sz.pk);
+    mldsa::compute_mu(mus[i].data(), tr, in.ctxs[i].data(), uint8_t(in.ctxs[i].size()), in.msgs[i].data(),
+                      in.msgs[i].size());
+  }
   mus[4].pop_back();
   const Packed pm(mus);
   const DevMessages dmu(pm, nullptr, s);
@@ -210,10 +216,11 @@ TEST_P(MlDsaDeviceGpu, BadOffsetsRejectTheirItemsAlone) {
   Bytes ok_c(n);
   mldsa_verify_batch(set(), items, ok_c, Backend::Cpu);
   EXPECT_EQ(ok_m.read(s), ok_c);
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(ok_c[i], i == 4 || i == 6 ? 0 : 1) << "external mu, item " << i;
 }
 
-// A budget of 1 MiB (signing: 4 MiB) splits verification and signing into several chunks on the stream with the
-// unlimited calls' results; below one item's scratch it is Error(OutOfMemory).
+// A budget of 1 MiB (signing: 4 MiB) splits verification and signing into several chunks on the
+// stream with the unlimited calls' results; below one item's scratch it is Error(OutOfMemory).
 TEST_P(MlDsaDeviceGpu, SmallBudgetGivesTheSameResultsInChunks) {
   ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
