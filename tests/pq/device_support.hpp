@@ -5,16 +5,33 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/cuda/runtime.cuh"
+#include "support/test_support.hpp"
 #include "zkgpu/mldsa.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::test {
 
 using Bytes = std::vector<uint8_t>;
+
+// A suite over the parameter sets whose tests run on a caller's non-blocking stream, created once
+// the GPU check has passed (every test skips without a usable GPU).
+class DeviceStreamTest : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    ZKGPU_REQUIRE_GPU();
+    stream_.emplace();
+  }
+  const cuda::Stream& stream() const { return *stream_; }
+  GpuStream gs() const { return GpuStream{stream_->get()}; }
+
+ private:
+  std::optional<cuda::Stream> stream_;
+};
 
 // Elements on the device, uploaded or poisoned on the stream; read() waits for the stream.
 template <class T = uint8_t>

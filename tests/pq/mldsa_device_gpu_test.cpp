@@ -23,7 +23,7 @@ namespace {
 
 #if ZKGPU_HAVE_CUDA
 
-class MlDsaDeviceGpu : public ::testing::TestWithParam<int> {
+class MlDsaDeviceGpu : public DeviceStreamTest {
  protected:
   MlDsaSet set() const { return *parse_mldsa_set(std::to_string(GetParam())); }
   MlDsaSizes sz() const { return mldsa_sizes(set()); }
@@ -65,11 +65,10 @@ std::pair<Bytes, std::vector<PqStatus>> cpu_sign(MlDsaSet set, const DsaInputs& 
 Bytes joined(const std::vector<Bytes>& v) { return Packed(v).bytes; }
 
 TEST_P(MlDsaDeviceGpu, KeygenAndSignEqualCpu) {
-  ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
   Rng rng(GetParam() + 41);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   for (size_t n : sized<size_t>({1, 3, 64, 257, 1000}, {1, 3, 64, 257})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const DsaInputs in = dsa_inputs(set(), n, rng, true);
@@ -104,13 +103,12 @@ TEST_P(MlDsaDeviceGpu, KeygenAndSignEqualCpu) {
 // range, a non-canonical hint, z changed in range, t1 changed, another context), with contexts
 // and with external mu, into poisoned verdicts.
 TEST_P(MlDsaDeviceGpu, VerifyEqualsCpu) {
-  ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
   const size_t ctilde = GetParam() == 44 ? 32 : GetParam() == 65 ? 48 : 64;
   const size_t omega = GetParam() == 44 ? 80 : GetParam() == 65 ? 55 : 75;
   Rng rng(GetParam() + 42);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   for (size_t n : sized<size_t>({1, 3, 64, 257, 1000}, {1, 3, 64, 257})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     DsaInputs in = dsa_inputs(set(), n, rng, false);
@@ -163,11 +161,10 @@ TEST_P(MlDsaDeviceGpu, VerifyEqualsCpu) {
 // (items 2 and 3 share the broken offset), a context of 256 bytes (the CPU rejects it too), and with
 // external mu a message of 63 bytes; the other items keep the CPU's results.
 TEST_P(MlDsaDeviceGpu, BadOffsetsRejectTheirItemsAlone) {
-  ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
   Rng rng(GetParam() + 43);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   const size_t n = 9;
   DsaInputs in = dsa_inputs(set(), n, rng, false);
   in.ctxs[6] = rng.bytes(256);
@@ -222,11 +219,10 @@ TEST_P(MlDsaDeviceGpu, BadOffsetsRejectTheirItemsAlone) {
 // A budget of 1 MiB (signing: 4 MiB) splits verification and signing into several chunks on the
 // stream with the unlimited calls' results; below one item's scratch it is Error(OutOfMemory).
 TEST_P(MlDsaDeviceGpu, SmallBudgetGivesTheSameResultsInChunks) {
-  ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
   Rng rng(GetParam() + 44);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   const size_t n = sized<size_t>(3000, 1500);
   DsaInputs in = dsa_inputs(set(), n, rng, false);
   auto [sig, st] = cpu_sign(set(), in, false);
@@ -270,11 +266,10 @@ TEST_P(MlDsaDeviceGpu, SmallBudgetGivesTheSameResultsInChunks) {
 // Host memory, outputs overlapping inputs or each other, misaligned offsets, too few offsets and
 // Backend::Cpu are refused before anything is enqueued; the device stays usable afterwards.
 TEST_P(MlDsaDeviceGpu, RejectsBadBuffers) {
-  ZKGPU_REQUIRE_GPU();
   const MlDsaSizes sz = this->sz();
   Rng rng(GetParam() + 45);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   const size_t n = 4;
   DsaInputs in = dsa_inputs(set(), n, rng, false);
   for (Bytes& c : in.ctxs) c.clear();  // the device batch below has no contexts

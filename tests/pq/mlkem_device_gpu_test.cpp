@@ -21,7 +21,7 @@ namespace {
 
 #if ZKGPU_HAVE_CUDA
 
-class MlKemDeviceGpu : public ::testing::TestWithParam<int> {
+class MlKemDeviceGpu : public DeviceStreamTest {
  protected:
   MlKemSet set() const { return *parse_mlkem_set(std::to_string(GetParam())); }
   MlKemSizes sz() const { return mlkem_sizes(set()); }
@@ -42,11 +42,10 @@ KemInputs kem_inputs(MlKemSet set, size_t n, Rng& rng) {
 }
 
 TEST_P(MlKemDeviceGpu, KeygenEncapsDecapsEqualCpu) {
-  ZKGPU_REQUIRE_GPU();
   const MlKemSizes sz = this->sz();
   Rng rng(GetParam() + 31);
-  cuda::Stream s;
-  const GpuStream gs{static_cast<void*>(s.get())};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   for (size_t n : sized<size_t>({1, 3, 64, 257, 1000}, {1, 3, 64, 257})) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const KemInputs in = kem_inputs(set(), n, rng);
@@ -88,18 +87,16 @@ TEST_P(MlKemDeviceGpu, KeygenEncapsDecapsEqualCpu) {
 // Random encapsulation on the device: the CPU decapsulates every valid item to the device's key;
 // invalid keys give InvalidInput and zeroed outputs.
 TEST_P(MlKemDeviceGpu, RandomEncapsRoundTripsOnTheCpu) {
-  ZKGPU_REQUIRE_GPU();
   const MlKemSizes sz = this->sz();
   Rng rng(GetParam() + 32);
-  cuda::Stream s;
+  const cuda::Stream& s = stream();
   const size_t n = 100;
   KemInputs in = kem_inputs(set(), n, rng);
   mlkem_keygen_batch(set(), in.seeds, in.ek, in.dk, Backend::Cpu);  // honest dk
   for (size_t i = 0; i < n; i += 7) in.ek[i * sz.ek + 1] |= 0xf0, in.ek[i * sz.ek + 2] = 0xff;
   const Dev<> ek(in.ek, s);
   Dev<> ct_g(n * sz.ct, 0xa5, s), key_g(n * 32, 0xa5, s), st_g(n, 0x77, s);
-  mlkem_encaps_random_batch_device(set(), ek.p(), ct_g.p(), key_g.p(), reinterpret_cast<PqStatus*>(st_g.p()), n,
-                                   GpuStream{s.get()});
+  mlkem_encaps_random_batch_device(set(), ek.p(), ct_g.p(), key_g.p(), reinterpret_cast<PqStatus*>(st_g.p()), n, gs());
   const Bytes ct = ct_g.read(s), key = key_g.read(s), st = st_g.read(s);
   Bytes dec(n * 32);
   std::vector<PqStatus> dst(n);
@@ -120,11 +117,10 @@ TEST_P(MlKemDeviceGpu, RandomEncapsRoundTripsOnTheCpu) {
 // with the unlimited call's bytes; phase times name each chunk's kernels; a budget below one
 // item's scratch is Error(OutOfMemory) and the next call works.
 TEST_P(MlKemDeviceGpu, SmallBudgetGivesTheSameBytesInChunks) {
-  ZKGPU_REQUIRE_GPU();
   const MlKemSizes sz = this->sz();
   Rng rng(GetParam() + 33);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   const size_t n = 2000;
   const KemInputs in = kem_inputs(set(), n, rng);
   Bytes ct(n * sz.ct), key(n * 32), dec(n * 32);
@@ -159,11 +155,10 @@ TEST_P(MlKemDeviceGpu, SmallBudgetGivesTheSameBytesInChunks) {
 // Host memory, outputs overlapping inputs or each other, misaligned buffers and Backend::Cpu are
 // refused before anything is enqueued; the device stays usable afterwards.
 TEST_P(MlKemDeviceGpu, RejectsBadBuffers) {
-  ZKGPU_REQUIRE_GPU();
   const MlKemSizes sz = this->sz();
   Rng rng(GetParam() + 34);
-  cuda::Stream s;
-  const GpuStream gs{s.get()};
+  const cuda::Stream& s = stream();
+  const GpuStream gs = this->gs();
   const size_t n = 8;
   const KemInputs in = kem_inputs(set(), n, rng);
   Bytes host_key(n * 32);
