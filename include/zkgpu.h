@@ -329,6 +329,22 @@ ZKGPU_API zkgpu_status zkgpu_mlkem_encaps_random_batch(zkgpu_mlkem_set set, cons
 ZKGPU_API zkgpu_status zkgpu_mlkem_decaps_batch(zkgpu_mlkem_set set, const uint8_t* dk, const uint8_t* ct, size_t n,
                                                 zkgpu_backend backend, uint8_t* key, uint8_t* status);
 
+/* The same batches on buffers already in the current GPU's memory (every buffer, 8-byte aligned;
+ * sizes as above; status on the device too), enqueued on `stream` (a cudaStream_t; NULL: the legacy
+ * default stream) under the rules of the "device-pointer variants" section below: checked before
+ * anything is enqueued, ZKGPU_UNAVAILABLE without a usable GPU, the call returns without waiting.
+ * Outputs and statuses equal the host calls' byte for byte (docs/pq-gpu.md). The random variant
+ * draws m on the host and copies it to the device. */
+ZKGPU_API zkgpu_status zkgpu_mlkem_keygen_batch_device(zkgpu_mlkem_set set, const uint8_t* seeds, size_t n, uint8_t* ek,
+                                                       uint8_t* dk, void* stream);
+ZKGPU_API zkgpu_status zkgpu_mlkem_encaps_batch_device(zkgpu_mlkem_set set, const uint8_t* ek, const uint8_t* m,
+                                                       size_t n, uint8_t* ct, uint8_t* key, uint8_t* status,
+                                                       void* stream);
+ZKGPU_API zkgpu_status zkgpu_mlkem_encaps_random_batch_device(zkgpu_mlkem_set set, const uint8_t* ek, size_t n,
+                                                              uint8_t* ct, uint8_t* key, uint8_t* status, void* stream);
+ZKGPU_API zkgpu_status zkgpu_mlkem_decaps_batch_device(zkgpu_mlkem_set set, const uint8_t* dk, const uint8_t* ct,
+                                                       size_t n, uint8_t* key, uint8_t* status, void* stream);
+
 /* ---- ML-DSA (FIPS 204) batches ----------------------------------------------------------------- */
 
 typedef enum { ZKGPU_MLDSA_44 = 0, ZKGPU_MLDSA_65 = 1, ZKGPU_MLDSA_87 = 2 } zkgpu_mldsa_set;
@@ -363,6 +379,31 @@ ZKGPU_API zkgpu_status zkgpu_mldsa_verify_batch(zkgpu_mldsa_set set, const uint8
                                                 const size_t* context_lens, const uint8_t* const* signatures,
                                                 const size_t* signature_lens, size_t n, int external_mu,
                                                 zkgpu_backend backend, uint8_t* verdicts);
+
+/* The same batches on buffers already in the current GPU's memory, enqueued on `stream`, under the
+ * ML-KEM device variants' rules. Keys, signatures and rnds are packed (item i at i * size); item
+ * i's message is messages[message_offsets[i], message_offsets[i + 1]) and its context
+ * contexts[context_offsets[i], context_offsets[i + 1]) (context_offsets NULL: every context
+ * empty; contexts then NULL with context_bytes 0), n + 1 uint64_t offsets each (8-byte aligned),
+ * all in GPU memory; message_bytes and context_bytes are the buffers' sizes. The offsets are
+ * checked on the device, per item: a range that runs backwards or leaves its buffer, a context
+ * over 255 bytes or (external_mu = 1) a message that is not 64 bytes rejects that item alone
+ * (verdict 0, or ZKGPU_PQ_INVALID_INPUT with a zeroed signature). rnds NULL: every item
+ * deterministic, else n * 32 bytes. */
+ZKGPU_API zkgpu_status zkgpu_mldsa_keygen_batch_device(zkgpu_mldsa_set set, const uint8_t* seeds, size_t n, uint8_t* pk,
+                                                       uint8_t* sk, void* stream);
+ZKGPU_API zkgpu_status zkgpu_mldsa_sign_batch_device(zkgpu_mldsa_set set, const uint8_t* secret_keys,
+                                                     const uint8_t* messages, const uint64_t* message_offsets,
+                                                     size_t message_bytes, const uint8_t* contexts,
+                                                     const uint64_t* context_offsets, size_t context_bytes,
+                                                     const uint8_t* rnds, size_t n, int external_mu,
+                                                     uint8_t* signatures, uint8_t* status, void* stream);
+ZKGPU_API zkgpu_status zkgpu_mldsa_verify_batch_device(zkgpu_mldsa_set set, const uint8_t* public_keys,
+                                                       const uint8_t* signatures, const uint8_t* messages,
+                                                       const uint64_t* message_offsets, size_t message_bytes,
+                                                       const uint8_t* contexts, const uint64_t* context_offsets,
+                                                       size_t context_bytes, size_t n, int external_mu,
+                                                       uint8_t* verdicts, void* stream);
 
 /* ---- device-pointer variants (CUDA) ------------------------------------------------------------- */
 

@@ -83,4 +83,48 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
 void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, std::span<uint8_t> ok,
                         Backend backend = Backend::Auto);
 
+// ---- device-pointer calls ----------------------------------------------------------------------
+// The same batches on buffers already in the current GPU's memory, enqueued on `stream` without
+// waiting, under the rules of the ML-KEM device calls (zkgpu/mlkem.hpp; docs/pq-gpu.md): the host
+// calls' kernels on the caller's buffers, the host calls' bytes, the same constant-time
+// properties, every check made before anything is enqueued. Fixed-size parts are packed (item i
+// at i * size); messages and contexts are packed with offsets, which live on the device too.
+
+// The messages and contexts of n items: item i's message is messages[message_offsets[i],
+// message_offsets[i + 1]), its context contexts[context_offsets[i], context_offsets[i + 1]).
+// The host checks the counts (n + 1 offsets each) and the buffers but cannot read the offsets
+// cheaply, so the device checks each item's: an item whose message or context range runs
+// backwards or leaves its buffer, whose context exceeds 255 bytes or (external mu) whose message is
+// not 64 bytes is rejected alone (verdict 0, or InvalidInput with a zeroed signature), as the host
+// calls reject a bad item; no kernel reads outside the buffers. Bytes outside every item's range
+// are never read, so offsets need not start at 0 nor end at the buffer's size.
+struct MlDsaPackedMessages {
+  std::span<const uint8_t> messages;
+  std::span<const uint64_t> message_offsets;  // n + 1 entries (none when n = 0)
+  std::span<const uint8_t> contexts;          // unread without context_offsets
+  std::span<const uint64_t> context_offsets;  // n + 1 entries, or none: every context empty
+  bool external_mu = false;                   // every message is mu itself (contexts ignored)
+};
+struct MlDsaPackedSignBatch {
+  std::span<const uint8_t> secret_keys;  // n expanded keys: n = secret_keys.size() / sk
+  std::span<const uint8_t> rnds;         // n * 32 bytes for hedged signing, or none: deterministic
+  MlDsaPackedMessages messages;
+};
+struct MlDsaPackedVerifyBatch {
+  std::span<const uint8_t> public_keys;  // n keys: n = public_keys.size() / pk
+  std::span<const uint8_t> signatures;   // n * sig bytes
+  MlDsaPackedMessages messages;
+};
+
+// seeds: 32 * n bytes; pk, sk: n keys each.
+void mldsa_keygen_batch_device(MlDsaSet set, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, size_t n, GpuStream stream,
+                               const PqBatchOptions& options = {});
+// signatures: n * sig bytes, status: n (InvalidInput as in mldsa_sign_batch, or for an item the
+// device rejects, see MlDsaPackedMessages).
+void mldsa_sign_batch_device(MlDsaSet set, const MlDsaPackedSignBatch& on_device, uint8_t* signatures, PqStatus* status,
+                             GpuStream stream, const PqBatchOptions& options = {});
+// verdicts: n bytes, 1 iff item i's signature is valid.
+void mldsa_verify_batch_device(MlDsaSet set, const MlDsaPackedVerifyBatch& on_device, uint8_t* verdicts,
+                               GpuStream stream, const PqBatchOptions& options = {});
+
 }  // namespace zkgpu

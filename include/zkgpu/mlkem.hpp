@@ -59,4 +59,27 @@ void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<con
 void mlkem_decaps_batch(MlKemSet set, std::span<const uint8_t> dk, std::span<const uint8_t> ct, std::span<uint8_t> key,
                         std::span<PqStatus> status, Backend backend = Backend::Auto);
 
+// The same batches on buffers already in the current GPU's memory (docs/api-conventions.md,
+// "Device memory"), for pipelines that keep their keys and ciphertexts there: item i at offset
+// i * size as above, every buffer 8-byte aligned (cudaMalloc's are 256-byte aligned), statuses
+// written on the device. The kernels of the host calls run on the caller's buffers, enqueued on
+// `stream` in chunks; the call returns without waiting (synchronise the stream before reading an
+// output; a failure of the enqueued work shows there). Outputs equal the host calls' byte for byte,
+// rejected items' outputs zeroed the same way, and the secret-dependent steps are the same kernels
+// with the same constant-time properties (docs/pq-gpu.md). Checked before anything is enqueued:
+// the sizes, options.backend not Cpu (the other options: gpu_memory_budget bounds the scratch this
+// call allocates on the stream, gpu_crossover is unused, phase_times makes the call wait to read
+// its events), then Error(Unavailable) without a usable GPU, then every buffer is memory the
+// current device can address, aligned, and no output overlaps another buffer (Error(InvalidArgument)).
+void mlkem_keygen_batch_device(MlKemSet set, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, size_t n, GpuStream stream,
+                               const PqBatchOptions& options = {});
+void mlkem_encaps_batch_device(MlKemSet set, const uint8_t* ek, const uint8_t* m, uint8_t* ct, uint8_t* key,
+                               PqStatus* status, size_t n, GpuStream stream, const PqBatchOptions& options = {});
+// m drawn from the operating system on the host and copied to the device (32 bytes per item, the
+// only host-to-device copy of these calls; the call returns once the copy has its bytes).
+void mlkem_encaps_random_batch_device(MlKemSet set, const uint8_t* ek, uint8_t* ct, uint8_t* key, PqStatus* status,
+                                      size_t n, GpuStream stream, const PqBatchOptions& options = {});
+void mlkem_decaps_batch_device(MlKemSet set, const uint8_t* dk, const uint8_t* ct, uint8_t* key, PqStatus* status,
+                               size_t n, GpuStream stream, const PqBatchOptions& options = {});
+
 }  // namespace zkgpu

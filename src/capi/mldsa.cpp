@@ -44,6 +44,23 @@ struct Field {
   }
 };
 
+// The packed messages and contexts of a device call: n + 1 offsets each (context_offsets NULL:
+// every context empty), the byte buffers as long as the caller says, external_mu 0 or 1.
+MlDsaPackedMessages device_messages(const uint8_t* messages, const uint64_t* message_offsets, size_t message_bytes,
+                                    const uint8_t* contexts, const uint64_t* context_offsets, size_t context_bytes,
+                                    size_t n, int external_mu) {
+  const bool mu = flag_of(external_mu, "external_mu");
+  if (n == SIZE_MAX) throw_invalid("n + 1 offsets overflow size_t");
+  checked_mul(n + 1, sizeof(uint64_t), "message_offsets");
+  MlDsaPackedMessages m;
+  m.messages = packed(messages, message_bytes, 1, "messages");
+  if (n > 0 || message_offsets != nullptr) m.message_offsets = packed(message_offsets, n + 1, 1, "message_offsets");
+  if (context_offsets != nullptr) m.context_offsets = packed(context_offsets, n + 1, 1, "context_offsets");
+  m.contexts = packed(contexts, context_bytes, 1, "contexts");
+  m.external_mu = mu;
+  return m;
+}
+
 }  // namespace
 
 extern "C" {
@@ -116,6 +133,52 @@ zkgpu_status zkgpu_mldsa_verify_batch(zkgpu_mldsa_set set, const uint8_t* const*
     std::vector<uint8_t> ok(n);
     mldsa_verify_batch(s, items, ok, b);
     for (size_t i = 0; i < n; ++i) verdicts[i] = ok[i];
+  });
+}
+
+// Device buffers: the C++ *_device calls check the rest (device memory, alignment, overlaps; the
+// offsets themselves on the device).
+zkgpu_status zkgpu_mldsa_keygen_batch_device(zkgpu_mldsa_set set, const uint8_t* seeds, size_t n, uint8_t* pk,
+                                             uint8_t* sk, void* stream) {
+  return guarded([&] {
+    const MlDsaSet s = set_of(set);
+    const MlDsaSizes sz = mldsa_sizes(s);
+    const KeyGenBuffers k = keygen_buffers(n, seeds, MlDsaSizes::seed, {pk, sz.pk, "pk"}, {sk, sz.sk, "sk"});
+    mldsa_keygen_batch_device(s, k.seeds.data(), k.first.data(), k.second.data(), n, GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_mldsa_sign_batch_device(zkgpu_mldsa_set set, const uint8_t* secret_keys, const uint8_t* messages,
+                                           const uint64_t* message_offsets, size_t message_bytes,
+                                           const uint8_t* contexts, const uint64_t* context_offsets,
+                                           size_t context_bytes, const uint8_t* rnds, size_t n, int external_mu,
+                                           uint8_t* signatures, uint8_t* status, void* stream) {
+  return guarded([&] {
+    const MlDsaSet s = set_of(set);
+    const MlDsaSizes sz = mldsa_sizes(s);
+    const MlDsaPackedSignBatch b{.secret_keys = packed(secret_keys, n, sz.sk, "secret_keys"),
+                                 .rnds = rnds ? packed(rnds, n, MlDsaSizes::rnd, "rnds") : std::span<const uint8_t>{},
+                                 .messages = device_messages(messages, message_offsets, message_bytes, contexts,
+                                                             context_offsets, context_bytes, n, external_mu)};
+    const auto sigs = packed(signatures, n, sz.sig, "signatures");
+    mldsa_sign_batch_device(s, b, sigs.data(), device_status(status, n), GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_mldsa_verify_batch_device(zkgpu_mldsa_set set, const uint8_t* public_keys, const uint8_t* signatures,
+                                             const uint8_t* messages, const uint64_t* message_offsets,
+                                             size_t message_bytes, const uint8_t* contexts,
+                                             const uint64_t* context_offsets, size_t context_bytes, size_t n,
+                                             int external_mu, uint8_t* verdicts, void* stream) {
+  return guarded([&] {
+    const MlDsaSet s = set_of(set);
+    const MlDsaSizes sz = mldsa_sizes(s);
+    const MlDsaPackedVerifyBatch b{packed(public_keys, n, sz.pk, "public_keys"),
+                                   packed(signatures, n, sz.sig, "signatures"),
+                                   device_messages(messages, message_offsets, message_bytes, contexts, context_offsets,
+                                                   context_bytes, n, external_mu)};
+    require(verdicts, n, "verdicts");
+    mldsa_verify_batch_device(s, b, verdicts, GpuStream{stream});
   });
 }
 

@@ -92,4 +92,50 @@ zkgpu_status zkgpu_mlkem_decaps_batch(zkgpu_mlkem_set set, const uint8_t* dk, co
   });
 }
 
+// Device buffers: the C++ *_device calls check the rest (device memory, alignment, overlaps). A
+// status byte is a PqStatus, the same values (capi/pq.hpp).
+zkgpu_status zkgpu_mlkem_keygen_batch_device(zkgpu_mlkem_set set, const uint8_t* seeds, size_t n, uint8_t* ek,
+                                             uint8_t* dk, void* stream) {
+  return guarded([&] {
+    const MlKemSet s = set_of(set);
+    const MlKemSizes sz = mlkem_sizes(s);
+    const KeyGenBuffers k = keygen_buffers(n, seeds, MlKemSizes::seed, {ek, sz.ek, "ek"}, {dk, sz.dk, "dk"});
+    mlkem_keygen_batch_device(s, k.seeds.data(), k.first.data(), k.second.data(), n, GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_mlkem_encaps_batch_device(zkgpu_mlkem_set set, const uint8_t* ek, const uint8_t* m, size_t n,
+                                             uint8_t* ct, uint8_t* key, uint8_t* status, void* stream) {
+  return guarded([&] {
+    const MlKemSet s = set_of(set);
+    const MlKemSizes sz = mlkem_sizes(s);
+    const auto e = packed(ek, n, sz.ek, "ek"), msg = packed(m, n, MlKemSizes::msg, "m");
+    const auto c = packed(ct, n, sz.ct, "ct"), k = packed(key, n, MlKemSizes::key, "key");
+    mlkem_encaps_batch_device(s, e.data(), msg.data(), c.data(), k.data(), device_status(status, n), n,
+                              GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_mlkem_encaps_random_batch_device(zkgpu_mlkem_set set, const uint8_t* ek, size_t n, uint8_t* ct,
+                                                    uint8_t* key, uint8_t* status, void* stream) {
+  return guarded([&] {
+    const MlKemSet s = set_of(set);
+    const MlKemSizes sz = mlkem_sizes(s);
+    const auto e = packed(ek, n, sz.ek, "ek");
+    const auto c = packed(ct, n, sz.ct, "ct"), k = packed(key, n, MlKemSizes::key, "key");
+    mlkem_encaps_random_batch_device(s, e.data(), c.data(), k.data(), device_status(status, n), n, GpuStream{stream});
+  });
+}
+
+zkgpu_status zkgpu_mlkem_decaps_batch_device(zkgpu_mlkem_set set, const uint8_t* dk, const uint8_t* ct, size_t n,
+                                             uint8_t* key, uint8_t* status, void* stream) {
+  return guarded([&] {
+    const MlKemSet s = set_of(set);
+    const MlKemSizes sz = mlkem_sizes(s);
+    const auto d = packed(dk, n, sz.dk, "dk"), c = packed(ct, n, sz.ct, "ct");
+    const auto k = packed(key, n, MlKemSizes::key, "key");
+    mlkem_decaps_batch_device(s, d.data(), c.data(), k.data(), device_status(status, n), n, GpuStream{stream});
+  });
+}
+
 }  // extern "C"

@@ -55,4 +55,11 @@ class StatusOut {
   std::vector<PqStatus> st_;
 };
 
+// A device call's status array (n bytes, written on the device as PqStatus values, which are the
+// zkgpu_pq_status values).
+inline PqStatus* device_status(uint8_t* out, size_t n) {
+  static_assert(sizeof(PqStatus) == 1);
+  return reinterpret_cast<PqStatus*>(packed(out, n, 1, "status").data());
+}
+
 }  // namespace zkgpu::capi

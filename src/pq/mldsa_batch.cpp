@@ -24,7 +24,6 @@ void with_params(MlDsaSet set, F&& f) {
   }
   throw_invalid("unknown ML-DSA parameter set");
 }
-[[maybe_unused]] int level(MlDsaSet set) { return set == MlDsaSet::MlDsa44 ? 44 : set == MlDsaSet::MlDsa65 ? 65 : 87; }
 }  // namespace
 
 MlDsaSizes mldsa_sizes(MlDsaSet set) {
@@ -58,7 +57,7 @@ void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<
   pq::check_items(sk, n, sz.sk, "mldsa keygen", "sk");
   if (resolve_backend(options.backend, n, pq::crossover(options, MLDSA_KEYGEN_GPU_CROSSOVER_ITEMS)) == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
-    cuda::mldsa_keygen(level(set), n, seeds.data(), pk.data(), sk.data(), pq::gpu_options(options));
+    cuda::mldsa_keygen(pq::mldsa_level(set), n, seeds.data(), pk.data(), sk.data(), pq::gpu_options(options));
     return;
 #endif
   }
@@ -98,7 +97,7 @@ void mldsa_sign_batch(MlDsaSet set, std::span<const MlDsaSignItem> items, std::s
     if (gpu) {
 #if ZKGPU_HAVE_CUDA
       cuda::mldsa_sign_items(
-          level(set), items, sigs.data(), ok.data(),
+          pq::mldsa_level(set), items, sigs.data(), ok.data(),
           {.phases = options.phase_times, .profile = options.sign_profile, .memory_budget = options.gpu_memory_budget});
 #endif
     } else {
@@ -143,7 +142,7 @@ void mldsa_verify_batch(MlDsaSet set, std::span<const MlDsaVerifyItem> items, st
       ok[i] = mldsa::verify_mu_with<P>(ops, it.pk.data(), &mus[i * 64], it.sig.data());
     }
 #if ZKGPU_HAVE_CUDA
-    if (gpu) cuda::mldsa_verify_items(level(set), items, ok.data(), pq::gpu_options(options));
+    if (gpu) cuda::mldsa_verify_items(pq::mldsa_level(set), items, ok.data(), pq::gpu_options(options));
 #endif
   });
 }

@@ -5,6 +5,7 @@
 
 #include "pq/pq_cuda.hpp"
 #include "zkgpu/backend.hpp"
+#include "zkgpu/mldsa.hpp"
 #include "zkgpu/pq.hpp"
 #include "zkgpu/status.hpp"
 
@@ -12,6 +13,9 @@ namespace zkgpu::pq {
 
 // Auto's crossover for an operation whose default is `fallback`.
 inline uint64_t crossover(const PqBatchOptions& o, uint64_t fallback) { return o.gpu_crossover.value_or(fallback); }
+
+// The CUDA backend's name of an ML-DSA parameter set: 44, 65 or 87.
+inline int mldsa_level(MlDsaSet set) { return set == MlDsaSet::MlDsa44 ? 44 : set == MlDsaSet::MlDsa65 ? 65 : 87; }
 
 // What of the options reaches the CUDA backend.
 inline cuda::PqGpuOptions gpu_options(const PqBatchOptions& o) { return {o.phase_times, o.gpu_memory_budget}; }

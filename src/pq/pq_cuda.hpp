@@ -1,9 +1,9 @@
 // Host-facing entry points of the ML-KEM / ML-DSA CUDA kernels (src/pq/cuda/*.cu), plain C++ so
 // the batch front ends can call them; declared for every build, defined only with ZKGPU_HAVE_CUDA.
-// All pointers are host memory with items packed back to back, as in the public batch API. The
-// kernels run the same include/zkgpu/core steps as the CPU backend (docs/pq-gpu.md), most calls in chunks
-// that overlap transfers and kernels; results are byte-identical to the CPU. Errors throw
-// zkgpu::Error. PqGpuOptions carries the PqBatchOptions that reach the device.
+// Pointers are host memory with items packed back to back, as in the public batch API, except in
+// the *_device calls at the end. The kernels run the same include/zkgpu/core steps as the CPU
+// backend (docs/pq-gpu.md), most calls in chunks that overlap transfers and kernels; results are
+// byte-identical to the CPU. Errors throw zkgpu::Error. PqGpuOptions carries the PqBatchOptions that reach the device.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -50,5 +50,24 @@ void mldsa_sign_items(int level, std::span<const MlDsaSignItem> items, uint8_t* 
 // device (or the external mu is used), in chunks that overlap packing, transfers and kernels.
 void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8_t* ok,
                         const PqGpuOptions& options = {});
+
+// The device-pointer calls (zkgpu/mlkem.hpp, mldsa.hpp *_device): the same kernels on the caller's
+// device buffers (checked by the front end), enqueued on `stream` (a cudaStream_t) in chunks that
+// reuse one stream-ordered scratch buffer (pq/cuda/pq_device.cuh). Statuses are PqStatus bytes.
+void mlkem_keygen_device(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, void* stream,
+                         const PqGpuOptions& options);
+void mlkem_encaps_device(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key,
+                         uint8_t* status, void* stream, const PqGpuOptions& options);
+// m drawn on the host (fill_random) and copied to a stream-ordered buffer first.
+void mlkem_encaps_random_device(int k, size_t n, const uint8_t* ek, uint8_t* c, uint8_t* key, uint8_t* status,
+                                void* stream, const PqGpuOptions& options);
+void mlkem_decaps_device(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* status,
+                         void* stream, const PqGpuOptions& options);
+void mldsa_keygen_device(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, void* stream,
+                         const PqGpuOptions& options);
+void mldsa_sign_device(int level, const MlDsaPackedSignBatch& batch, uint8_t* sigs, uint8_t* status, void* stream,
+                       const PqGpuOptions& options);
+void mldsa_verify_device(int level, const MlDsaPackedVerifyBatch& batch, uint8_t* verdicts, void* stream,
+                         const PqGpuOptions& options);
 
 }  // namespace zkgpu::cuda

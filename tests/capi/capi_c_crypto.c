@@ -120,6 +120,34 @@ static void test_mldsa(zkgpu_mldsa_set set) {
   free(sig);
 }
 
+/* The PQ device-pointer variants given host memory: ZKGPU_UNAVAILABLE without a GPU; with one, host
+ * memory is refused as ZKGPU_INVALID_ARGUMENT before anything is enqueued. */
+static void test_pq_device(void) {
+  const zkgpu_status want = zkgpu_cuda_usable() ? ZKGPU_INVALID_ARGUMENT : ZKGPU_UNAVAILABLE;
+  static uint8_t in[16384], out[16384], status[2], verdicts[2];
+  static uint64_t offsets[3] = {0, 4, 8};
+  check(zkgpu_mlkem_keygen_batch_device(ZKGPU_MLKEM_512, in, 2, out, out + 4096, NULL) == want,
+        "zkgpu_mlkem_keygen_batch_device on host memory");
+  check(zkgpu_mlkem_encaps_batch_device(ZKGPU_MLKEM_512, in, in + 4096, 2, out, out + 4096, status, NULL) == want,
+        "zkgpu_mlkem_encaps_batch_device on host memory");
+  check(zkgpu_mlkem_encaps_random_batch_device(ZKGPU_MLKEM_512, in, 2, out, out + 4096, status, NULL) == want,
+        "zkgpu_mlkem_encaps_random_batch_device on host memory");
+  check(zkgpu_mlkem_decaps_batch_device(ZKGPU_MLKEM_512, in, in + 4096, 2, out, status, NULL) == want,
+        "zkgpu_mlkem_decaps_batch_device on host memory");
+  check(zkgpu_mldsa_keygen_batch_device(ZKGPU_MLDSA_44, in, 2, out, out + 4096, NULL) == want,
+        "zkgpu_mldsa_keygen_batch_device on host memory");
+  check(zkgpu_mldsa_sign_batch_device(ZKGPU_MLDSA_44, in, in, offsets, 8, NULL, NULL, 0, NULL, 2, 0, out, status,
+                                      NULL) == want,
+        "zkgpu_mldsa_sign_batch_device on host memory");
+  check(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_44, in, in + 4096, in, offsets, 8, NULL, NULL, 0, 2, 0, verdicts,
+                                        NULL) == want,
+        "zkgpu_mldsa_verify_batch_device on host memory");
+  check(zkgpu_last_error()[0] != '\0', "a PQ device call's failure has a message");
+  check(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_44, in, in + 4096, in, offsets, 8, NULL, NULL, 0, 2, 3, verdicts,
+                                        NULL) == ZKGPU_INVALID_ARGUMENT,
+        "external_mu 3 is refused on any machine");
+}
+
 void test_pq(void) {
   test_mlkem(ZKGPU_MLKEM_512);
   test_mlkem(ZKGPU_MLKEM_768);
@@ -127,4 +155,5 @@ void test_pq(void) {
   test_mldsa(ZKGPU_MLDSA_44);
   test_mldsa(ZKGPU_MLDSA_65);
   test_mldsa(ZKGPU_MLDSA_87);
+  test_pq_device();
 }

@@ -235,5 +235,67 @@ TEST(CApiMlDsa, CallErrors) {
                                           nullptr, 0, 0, CPU, nullptr));
 }
 
+// The PQ device-pointer variants: the host-side checks (enums, flags, NULL buffers, contexts
+// without offsets, n + 1 overflowing) are ZKGPU_INVALID_ARGUMENT on any machine, before any
+// pointer is dereferenced; capi_pq_gpu_test.cpp runs them on a GPU.
+TEST(CApiPqDevice, HostSideChecksWithOrWithoutAGpu) {
+  uint8_t* p = reinterpret_cast<uint8_t*>(uintptr_t{0x1000});
+  const uint64_t* off = reinterpret_cast<const uint64_t*>(uintptr_t{0x2000});
+  EXPECT_CAPI_ERR(zkgpu_mlkem_keygen_batch_device((zkgpu_mlkem_set)3, p, 1, p, p, nullptr), ZKGPU_INVALID_ARGUMENT,
+                  "set 3");
+  EXPECT_CAPI_ERR(zkgpu_mlkem_encaps_batch_device(ZKGPU_MLKEM_768, p, nullptr, 2, p, p, p, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "m");
+  EXPECT_CAPI_ERR(zkgpu_mlkem_encaps_random_batch_device(ZKGPU_MLKEM_512, p, 2, p, p, nullptr, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "status");
+  EXPECT_CAPI_ERR(zkgpu_mlkem_decaps_batch_device(ZKGPU_MLKEM_1024, p, p, SIZE_MAX / 8, p, p, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "overflows");
+  EXPECT_CAPI_ERR(zkgpu_mldsa_keygen_batch_device((zkgpu_mldsa_set)9, p, 1, p, p, nullptr), ZKGPU_INVALID_ARGUMENT,
+                  "set 9");
+  EXPECT_CAPI_ERR(
+      zkgpu_mldsa_sign_batch_device(ZKGPU_MLDSA_65, p, p, off, 10, nullptr, nullptr, 0, nullptr, 1, 2, p, p, nullptr),
+      ZKGPU_INVALID_ARGUMENT, "external_mu");
+  EXPECT_CAPI_ERR(zkgpu_mldsa_sign_batch_device(ZKGPU_MLDSA_65, p, p, nullptr, 10, nullptr, nullptr, 0, nullptr, 1, 0,
+                                                p, p, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "message_offsets");
+  EXPECT_CAPI_ERR(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_44, p, p, p, off, 10, p, nullptr, 5, 1, 0, p, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "context_offsets");
+  EXPECT_CAPI_ERR(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_44, p, p, p, off, 10, nullptr, off, 5, 1, 0, p, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "contexts");
+  EXPECT_CAPI_ERR(
+      zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_87, p, p, p, off, 10, nullptr, nullptr, 0, 1, 0, nullptr, nullptr),
+      ZKGPU_INVALID_ARGUMENT, "verdicts");
+  EXPECT_CAPI_ERR(
+      zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_87, p, p, p, off, 10, nullptr, nullptr, 0, SIZE_MAX, 0, p, nullptr),
+      ZKGPU_INVALID_ARGUMENT);
+}
+
+TEST(CApiPqDevice, WellFormedCallsWithoutAGpuAreUnavailable) {
+  if (zkgpu_cuda_usable()) GTEST_SKIP() << "a GPU is usable here (CApiPqGpu covers these calls)";
+  uint8_t* p = reinterpret_cast<uint8_t*>(uintptr_t{0x1000});
+  uint8_t* out = reinterpret_cast<uint8_t*>(uintptr_t{0x100000});
+  const uint64_t* off = reinterpret_cast<const uint64_t*>(uintptr_t{0x2000});
+  EXPECT_CAPI_ERR(zkgpu_mlkem_keygen_batch_device(ZKGPU_MLKEM_768, p, 3, out, out + 0x10000, nullptr),
+                  ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(
+      zkgpu_mlkem_encaps_batch_device(ZKGPU_MLKEM_512, p, p + 0x4000, 3, out, out + 0x10000, out + 0x20000, nullptr),
+      ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(
+      zkgpu_mlkem_encaps_random_batch_device(ZKGPU_MLKEM_512, p, 3, out, out + 0x10000, out + 0x20000, nullptr),
+      ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(zkgpu_mlkem_decaps_batch_device(ZKGPU_MLKEM_1024, p, p + 0x4000, 3, out, out + 0x100, nullptr),
+                  ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(zkgpu_mldsa_keygen_batch_device(ZKGPU_MLDSA_44, p, 3, out, out + 0x10000, nullptr),
+                  ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(zkgpu_mldsa_sign_batch_device(ZKGPU_MLDSA_65, p, p, off, 10, nullptr, off, 0, nullptr, 1, 0, out,
+                                                out + 0x10000, nullptr),
+                  ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_87, p, p + 0x1000, p, off, 10, nullptr, nullptr, 0, 1, 1,
+                                                  out, nullptr),
+                  ZKGPU_UNAVAILABLE);
+  EXPECT_CAPI_ERR(zkgpu_mldsa_verify_batch_device(ZKGPU_MLDSA_87, nullptr, nullptr, nullptr, nullptr, 0, nullptr,
+                                                  nullptr, 0, 0, 0, nullptr, nullptr),
+                  ZKGPU_UNAVAILABLE);
+}
+
 }  // namespace
 }  // namespace zkgpu::test

@@ -7,6 +7,7 @@
 #include "zkgpu/core/mldsa/dsa.hpp"
 #include "pq/cuda/mldsa_msg.cuh"
 #include "pq/cuda/mldsa_warp.cuh"
+#include "pq/cuda/pq_device.cuh"
 #include "pq/cuda/pq_launch.cuh"
 #include "pq/pq_cuda.hpp"
 
@@ -29,18 +30,29 @@ __global__ void mldsa_keygen_kernel(size_t n, const uint8_t* seeds, uint8_t* pk,
 // shared memory. Each kernel calls the core functions the CPU's verify_mu calls.
 
 using mldsa_msg::MsgMeta;
+using mldsa_msg::MsgSource;
 
 // 1. mu (tr = H(pk, 64), then compute_mu, as the CPU front end does; or the external mu), the hint
-// encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8.
+// encoding check (HintBitUnpack's canonical form) and c = SampleInBall(c~) as int8. Items with
+// valid[i] == 0 (device calls: message ranges that device_meta rejected; null for the host calls,
+// whose front end filters the items) get ok 0 and are not read.
+constexpr unsigned PREPARE_THREADS = 128;
+// 4 blocks per SM: at most 128 registers (the kernel needs no more without spilling; uncapped,
+// nvcc took 132, which fits only 3 blocks).
 template <class P>
-__global__ void verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, const MsgMeta* meta,
-                                      const uint8_t* blob, uint8_t* mu, int8_t* cball, uint8_t* ok) {
+__global__ void __launch_bounds__(PREPARE_THREADS, 4)
+    verify_prepare_kernel(size_t n, const uint8_t* pk, const uint8_t* sig, MsgSource src, const uint8_t* valid,
+                          uint8_t* mu, int8_t* cball, uint8_t* ok) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const MsgMeta m = meta[i];
+  if (valid && !valid[i]) {
+    ok[i] = 0;
+    return;
+  }
+  const MsgMeta m = src.meta[i];
   uint8_t tr[64];
   if (!m.external_mu) keccak::shake256(tr, 64, pk + i * P::PK_BYTES, P::PK_BYTES);
-  mldsa_msg::item_mu(mu + i * 64, tr, m, blob);
+  mldsa_msg::item_mu(mu + i * 64, tr, m, src);
   const uint8_t* s = sig + i * P::SIG_BYTES;
   mldsa::Poly h[P::K];
   ok[i] = mldsa::unpack_hint<P>(h, s + P::CTILDE_BYTES + P::L * P::Z_BYTES) ? 1 : 0;
@@ -206,29 +218,45 @@ void pack_verify_chunk(uint8_t* dst, std::span<const MlDsaVerifyItem> items, con
   }
 }
 
+// The three verification kernels for n items on device buffers (item i at i * size), on stream
+// `st`, with VerifyScratch<P>{n}.bytes() of scratch; ok receives the verdicts. What a chunk of the
+// host pipeline and a chunk of a device call both run.
+template <class P>
+void verify_chunk(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t* pk, const uint8_t* sig,
+                  const MsgSource& src, const uint8_t* valid, uint8_t* x, uint8_t* ok) {
+  const VerifyScratch<P> sc{n};
+  constexpr unsigned T = PREPARE_THREADS;  // the item kernels
+  const unsigned item_blocks = unsigned((n + T - 1) / T);
+  verify_prepare_kernel<P><<<item_blocks, T, 0, st>>>(n, pk, sig, src, valid, x,
+                                                      reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("prepare");
+  verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS, 0, st>>>(
+      n, pk, sig, reinterpret_cast<const int8_t*>(x + sc.cball()), x + sc.hint_ok(), x + sc.w1(), x + sc.core_ok());
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("core");
+  verify_finish_kernel<P><<<item_blocks, T, 0, st>>>(n, x, sig, x + sc.w1(), x + sc.core_ok(), ok);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("finish");
+}
+
 template <class P>
 void launch_verify_chunk(BatchSlot& s, const VerifyLayout& lay) {
-  const VerifyScratch<P> sc{lay.n};
   const uint8_t* in = s.dev_in;
-  uint8_t* x = s.dev_scratch;
-  const size_t n = lay.n;
-  constexpr unsigned T = 128;
-  const unsigned item_blocks = unsigned((n + T - 1) / T);
-  verify_prepare_kernel<P><<<item_blocks, T, 0, s.stream>>>(
-      n, in, in + lay.sig(), reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), x,
-      reinterpret_cast<int8_t*>(x + sc.cball()), x + sc.hint_ok());
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  s.phases->mark("prepare");
-  verify_core_kernel<P><<<unsigned((n + VERIFY_WARPS - 1) / VERIFY_WARPS), 32 * VERIFY_WARPS, 0, s.stream>>>(
-      n, in, in + lay.sig(), reinterpret_cast<const int8_t*>(x + sc.cball()), x + sc.hint_ok(), x + sc.w1(),
-      x + sc.core_ok());
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  s.phases->mark("core");
-  verify_finish_kernel<P>
-      <<<item_blocks, T, 0, s.stream>>>(n, x, in + lay.sig(), x + sc.w1(), x + sc.core_ok(), s.dev_out);
-  ZKGPU_CUDA_CHECK_LAUNCH();
-  s.phases->mark("finish");
+  const MsgSource src{reinterpret_cast<const MsgMeta*>(in + lay.meta()), in + lay.blob_at(), in + lay.blob_at()};
+  verify_chunk<P>(s.stream, *s.phases, lay.n, in, in + lay.sig(), src, nullptr, s.dev_scratch, s.dev_out);
 }
+
+// A device call's chunk scratch: VerifyScratch, then the chunk's MsgMeta and valid bytes.
+template <class P>
+struct DeviceVerifyScratch {
+  size_t n;
+  size_t meta() const { return align64(VerifyScratch<P>{n}.bytes()); }
+  size_t valid() const { return meta() + align64(n * sizeof(MsgMeta)); }
+  size_t bytes() const { return valid() + n; }
+};
+
+constexpr size_t DEVICE_CHUNK = pq_device::chunk_items(VERIFY_MAX_CHUNK);
 
 }  // namespace
 
@@ -294,6 +322,43 @@ void mldsa_verify_items(int level, std::span<const MlDsaVerifyItem> items, uint8
     };
     pq_context<VerifyTag>(options.memory_budget)
         ->pipeline.run(todo.size(), {.times = options.phases}, plan, pack, launch, deliver);
+  });
+}
+
+// ---- device-pointer calls: the same kernels on the caller's buffers and stream ----------------
+
+void mldsa_keygen_device(int level, size_t n, const uint8_t* seeds, uint8_t* pk, uint8_t* sk, void* stream,
+                         const PqGpuOptions& options) {
+  const auto st = static_cast<cudaStream_t>(stream);
+  with_level(level, [&]<class P>() {
+    auto launch = [&](size_t first, size_t m, uint8_t*, PhaseProfiler& ph) {
+      mldsa_keygen_kernel<P><<<blocks_for(m), PQ_THREADS, 0, st>>>(m, seeds + first * 32, pk + first * P::PK_BYTES,
+                                                                   sk + first * P::SK_BYTES);
+      ZKGPU_CUDA_CHECK_LAUNCH();
+      ph.mark("keygen");
+    };
+    pq_device::run_on_stream(
+        n, DEVICE_CHUNK, st, options, [](size_t) { return size_t{0}; }, launch, "ML-DSA key generation");
+  });
+}
+
+void mldsa_verify_device(int level, const MlDsaPackedVerifyBatch& batch, uint8_t* verdicts, void* stream,
+                         const PqGpuOptions& options) {
+  const auto st = static_cast<cudaStream_t>(stream);
+  with_level(level, [&]<class P>() {
+    const size_t n = batch.public_keys.size() / P::PK_BYTES;
+    auto launch = [&](size_t first, size_t m, uint8_t* x, PhaseProfiler& ph) {
+      const DeviceVerifyScratch<P> sc{m};
+      auto* meta = reinterpret_cast<MsgMeta*>(x + sc.meta());
+      mldsa_msg::device_meta(st, first, m, batch.messages, meta, x + sc.valid());
+      ph.mark("offsets");
+      const MsgSource src{meta, batch.messages.messages.data(), batch.messages.contexts.data()};
+      verify_chunk<P>(st, ph, m, batch.public_keys.data() + first * P::PK_BYTES,
+                      batch.signatures.data() + first * P::SIG_BYTES, src, x + sc.valid(), x, verdicts + first);
+    };
+    pq_device::run_on_stream(
+        n, DEVICE_CHUNK, st, options, [](size_t m) { return DeviceVerifyScratch<P>{m}.bytes(); }, launch,
+        "ML-DSA verification");
   });
 }
 

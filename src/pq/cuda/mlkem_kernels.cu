@@ -2,11 +2,15 @@
 // encapsulation and decapsulation run K-PKE one warp per item (mlkem_warp.cuh) between
 // thread-per-item kernels for the sequential hashes; key generation and encapsulation run their
 // SHAKE streams one per thread in xof_kernel first.
+#include <vector>
+
 #include "zkgpu/core/mlkem/kem.hpp"
 #include "pq/cuda/mlkem_hash.cuh"
 #include "pq/cuda/mlkem_warp.cuh"
+#include "pq/cuda/pq_device.cuh"
 #include "pq/cuda/pq_launch.cuh"
 #include "pq/pq_cuda.hpp"
+#include "zkgpu/pq.hpp"
 
 namespace zkgpu::cuda {
 
@@ -232,12 +236,71 @@ __global__ void decaps_final_kernel(size_t n, const uint8_t* dk, const uint8_t* 
   for (int b = 0; b < 32; ++b) key[i * 32 + b] = k[b];
 }
 
-// The warp decapsulation kernels on device buffers, on stream `st`: mh and kr take 64 bytes per
-// item, differ one, xof XofScratch<K>(n, 2K+1).bytes.
+// Scratch bytes of m items per operation: the seeds of the hash kernels, then XofScratch;
+// decapsulation keeps m' || h, K' || r' and the differ bytes in front of it.
 template <int K>
-void decaps_warp(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* mh,
-                 uint8_t* kr, uint8_t* differ, uint8_t* xof, uint8_t* key, uint8_t* ok) {
+size_t keygen_scratch(size_t m) {
+  return seeds_bytes(m) + XofScratch<K>(m, 2 * K).bytes;
+}
+template <int K>
+size_t encaps_scratch(size_t m) {
+  return seeds_bytes(m) + XofScratch<K>(m, 2 * K + 1).bytes;
+}
+template <int K>
+size_t decaps_scratch(size_t m) {
+  return 2 * seeds_bytes(m) + align64(m) + XofScratch<K>(m, 2 * K + 1).bytes;
+}
+
+// The kernels of each operation for m items on device buffers (item i at i * size), on stream
+// `st`, with keygen_scratch<K>(m) (encaps_scratch, decaps_scratch) bytes of scratch: what a chunk
+// of the host pipeline and a chunk of a device call both run.
+template <int K>
+void keygen_chunk(cudaStream_t st, PhaseProfiler& phases, size_t m, const uint8_t* seeds, uint8_t* ek, uint8_t* dk,
+                  uint8_t* scratch) {
+  uint8_t* rs = scratch;  // (rho, sigma) per item
+  const XofScratch<K> x(m, 2 * K);
+  keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, st>>>(m, seeds, rs);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("hash");
+  run_xof<K>(st, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs + seeds_bytes(m)));
+  phases.mark("xof");
+  keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(
+      m, rs, x.sampled(rs + seeds_bytes(m)), ek, dk);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("keygen");
+  keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, st>>>(m, seeds, ek, dk);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("finish");
+}
+
+// ok[i] = 1 for an accepted ek; a rejected item's c and key are left unwritten.
+template <int K>
+void encaps_chunk(cudaStream_t st, PhaseProfiler& phases, size_t cnt, const uint8_t* ek, const uint8_t* m, uint8_t* c,
+                  uint8_t* key, uint8_t* ok, uint8_t* scratch) {
   using P = mlkem::Params<K>;
+  uint8_t* kr = scratch;  // (K, r) per item
+  const XofScratch<K> x(cnt, 2 * K + 1);
+  encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, st>>>(cnt, ek, m, kr);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("hash");
+  run_xof<K>(st, cnt, XofJob{ek + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K},
+             x.sampled(kr + seeds_bytes(cnt)));
+  phases.mark("xof");
+  encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, st>>>(
+      cnt, ek, m, kr, x.sampled(kr + seeds_bytes(cnt)), c, key, ok);
+  ZKGPU_CUDA_CHECK_LAUNCH();
+  phases.mark("encrypt");
+}
+
+// ok[i] = 1 for a dk whose H(ek) matches; key[i] is written for every item.
+template <int K>
+void decaps_chunk(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key,
+                  uint8_t* ok, uint8_t* scratch) {
+  using P = mlkem::Params<K>;
+  uint8_t* mh = scratch;  // m' || h per item
+  uint8_t* kr = mh + seeds_bytes(n);
+  uint8_t* differ = kr + seeds_bytes(n);
+  uint8_t* xof = differ + align64(n);
   const XofScratch<K> x(n, 2 * K + 1);
   decaps_decrypt_warp_kernel<K><<<unsigned((n + KEM_WARPS - 1) / KEM_WARPS), 32 * KEM_WARPS, 0, st>>>(n, dk, c, mh);
   ZKGPU_CUDA_CHECK_LAUNCH();
@@ -260,6 +323,7 @@ void decaps_warp(cudaStream_t st, PhaseProfiler& phases, size_t n, const uint8_t
 // Keygen / encaps / decaps share one context (pq_launch.cuh).
 struct KemTag;
 constexpr size_t KEM_MIN_CHUNK = size_t(1) << 11, KEM_MAX_CHUNK = size_t(1) << 14;
+constexpr size_t KEM_DEVICE_CHUNK = pq_device::chunk_items(KEM_MAX_CHUNK);
 
 template <class F>
 void with_rank(int k, F&& f) {
@@ -274,10 +338,9 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    // in: d || z per item; out: ek | dk; scratch: (rho, sigma) | XofScratch.
+    // in: d || z per item; out: ek | dk.
     auto plan_of = [](size_t end, size_t m) {
-      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes,
-                       seeds_bytes(m) + XofScratch<K>(m, 2 * K).bytes};
+      return ChunkPlan{end, m * 64, align64(m * P::ek_bytes) + m * P::dk_bytes, keygen_scratch<K>(m)};
     };
     const auto plan =
         fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM key generation");
@@ -286,23 +349,7 @@ void mlkem_keygen(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* d
     };
     auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t m = p.end - first;
-      const uint8_t* sd = s.dev_in;
-      uint8_t* ekd = s.dev_out;
-      uint8_t* dkd = ekd + align64(m * P::ek_bytes);
-      uint8_t* rs = s.dev_scratch;
-      const XofScratch<K> x(m, 2 * K);
-      keygen_hash_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, rs);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      s.phases->mark("hash");
-      run_xof<K>(s.stream, m, XofJob{rs, 64, rs + 32, 64, true, 2 * K, 2 * K}, x.sampled(rs + seeds_bytes(m)));
-      s.phases->mark("xof");
-      keygen_warp_kernel<K><<<unsigned((m + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
-          m, rs, x.sampled(rs + seeds_bytes(m)), ekd, dkd);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      s.phases->mark("keygen");
-      keygen_finish_kernel<K><<<blocks_for(m), PQ_THREADS, 0, s.stream>>>(m, sd, ekd, dkd);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      s.phases->mark("finish");
+      keygen_chunk<K>(s.stream, *s.phases, m, s.dev_in, s.dev_out, s.dev_out + align64(m * P::ek_bytes), s.dev_scratch);
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t m = p.end - first;
@@ -318,10 +365,10 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    // in: ek | m; out: c | key | ok; scratch: (K, r) per item.
+    // in: ek | m; out: c | key | ok.
     auto plan_of = [](size_t end, size_t cnt) {
       return ChunkPlan{end, align64(cnt * P::ek_bytes) + cnt * 32, align64(cnt * P::c_bytes) + align64(cnt * 32) + cnt,
-                       seeds_bytes(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
+                       encaps_scratch<K>(cnt)};
     };
     const auto plan =
         fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM encapsulation");
@@ -332,22 +379,9 @@ void mlkem_encaps(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t*
     };
     auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t cnt = p.end - first;
-      const uint8_t* e = s.dev_in;
-      const uint8_t* mm = e + align64(cnt * P::ek_bytes);
       uint8_t* o = s.dev_out;
-      uint8_t* kr = s.dev_scratch;
-      const XofScratch<K> x(cnt, 2 * K + 1);
-      encaps_hash_kernel<K><<<blocks_for(cnt), PQ_THREADS, 0, s.stream>>>(cnt, e, mm, kr);
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      s.phases->mark("hash");
-      run_xof<K>(s.stream, cnt, XofJob{e + 384 * K, P::ek_bytes, kr + 32, 64, false, 2 * K + 1, K},
-                 x.sampled(kr + seeds_bytes(cnt)));
-      s.phases->mark("xof");
-      encaps_warp_kernel<K><<<unsigned((cnt + PKE_WARPS - 1) / PKE_WARPS), 32 * PKE_WARPS, 0, s.stream>>>(
-          cnt, e, mm, kr, x.sampled(kr + seeds_bytes(cnt)), o, o + align64(cnt * P::c_bytes),
-          o + align64(cnt * P::c_bytes) + align64(cnt * 32));
-      ZKGPU_CUDA_CHECK_LAUNCH();
-      s.phases->mark("encrypt");
+      encaps_chunk<K>(s.stream, *s.phases, cnt, s.dev_in, s.dev_in + align64(cnt * P::ek_bytes), o,
+                      o + align64(cnt * P::c_bytes), o + align64(cnt * P::c_bytes) + align64(cnt * 32), s.dev_scratch);
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -364,10 +398,10 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
   if (n == 0) return;
   with_rank(k, [&]<int K>() {
     using P = mlkem::Params<K>;
-    // in: dk | c; out: key | ok; scratch: m' || h | K' || r' | c' differs | XofScratch.
+    // in: dk | c; out: key | ok.
     auto plan_of = [](size_t end, size_t cnt) {
       return ChunkPlan{end, align64(cnt * P::dk_bytes) + cnt * P::c_bytes, align64(cnt * 32) + cnt,
-                       2 * seeds_bytes(cnt) + align64(cnt) + XofScratch<K>(cnt, 2 * K + 1).bytes};
+                       decaps_scratch<K>(cnt)};
     };
     const auto plan =
         fixed_chunks(n, KEM_MIN_CHUNK, KEM_MAX_CHUNK, options.memory_budget, plan_of, "ML-KEM decapsulation");
@@ -378,13 +412,8 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
     };
     auto launch = [&](BatchSlot& s, size_t first, const ChunkPlan& p) {
       const size_t cnt = p.end - first;
-      const uint8_t* d = s.dev_in;
-      uint8_t* x = s.dev_scratch;
-      uint8_t* o = s.dev_out;
-      uint8_t* kr = x + seeds_bytes(cnt);
-      uint8_t* differ = kr + seeds_bytes(cnt);
-      decaps_warp<K>(s.stream, *s.phases, cnt, d, d + align64(cnt * P::dk_bytes), x, kr, differ, differ + align64(cnt),
-                     o, o + align64(cnt * 32));
+      decaps_chunk<K>(s.stream, *s.phases, cnt, s.dev_in, s.dev_in + align64(cnt * P::dk_bytes), s.dev_out,
+                      s.dev_out + align64(cnt * 32), s.dev_scratch);
     };
     auto deliver = [&](size_t first, const ChunkPlan& p, const uint8_t* h) {
       const size_t cnt = p.end - first;
@@ -392,6 +421,62 @@ void mlkem_decaps(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t*
       std::memcpy(ok + first, h + align64(cnt * 32), cnt);
     };
     pq_context<KemTag>(options.memory_budget)->pipeline.run(n, {.times = options.phases}, plan, pack, launch, deliver);
+  });
+}
+
+// ---- device-pointer calls: the same chunks on the caller's buffers and stream -----------------
+
+void mlkem_keygen_device(int k, size_t n, const uint8_t* seeds, uint8_t* ek, uint8_t* dk, void* stream,
+                         const PqGpuOptions& options) {
+  const auto st = static_cast<cudaStream_t>(stream);
+  with_rank(k, [&]<int K>() {
+    using P = mlkem::Params<K>;
+    auto launch = [&](size_t first, size_t m, uint8_t* x, PhaseProfiler& ph) {
+      keygen_chunk<K>(st, ph, m, seeds + first * 64, ek + first * P::ek_bytes, dk + first * P::dk_bytes, x);
+    };
+    pq_device::run_on_stream(n, KEM_DEVICE_CHUNK, st, options, keygen_scratch<K>, launch, "ML-KEM key generation");
+  });
+}
+
+void mlkem_encaps_device(int k, size_t n, const uint8_t* ek, const uint8_t* m, uint8_t* c, uint8_t* key,
+                         uint8_t* status, void* stream, const PqGpuOptions& options) {
+  const auto st = static_cast<cudaStream_t>(stream);
+  with_rank(k, [&]<int K>() {
+    using P = mlkem::Params<K>;
+    auto launch = [&](size_t first, size_t cnt, uint8_t* x, PhaseProfiler& ph) {
+      uint8_t *ci = c + first * P::c_bytes, *ki = key + first * 32, *si = status + first;
+      encaps_chunk<K>(st, ph, cnt, ek + first * P::ek_bytes, m + first * 32, ci, ki, si, x);
+      pq_device::finish_statuses(st, cnt, si, {ci, P::c_bytes}, {ki, 32});
+      ph.mark("status");
+    };
+    pq_device::run_on_stream(n, KEM_DEVICE_CHUNK, st, options, encaps_scratch<K>, launch, "ML-KEM encapsulation");
+  });
+}
+
+void mlkem_encaps_random_device(int k, size_t n, const uint8_t* ek, uint8_t* c, uint8_t* key, uint8_t* status,
+                                void* stream, const PqGpuOptions& options) {
+  if (n == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  std::vector<uint8_t> m(n * 32);
+  fill_random(m.data(), m.size());
+  StreamBuffer<uint8_t> dm(m.size(), st, "ML-KEM encapsulation messages");
+  // From pageable memory: returns once the bytes are staged, so `m` may go when this call returns.
+  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(dm.data(), m.data(), m.size(), cudaMemcpyHostToDevice, st));
+  mlkem_encaps_device(k, n, ek, dm.data(), c, key, status, stream, options);
+}
+
+void mlkem_decaps_device(int k, size_t n, const uint8_t* dk, const uint8_t* c, uint8_t* key, uint8_t* status,
+                         void* stream, const PqGpuOptions& options) {
+  const auto st = static_cast<cudaStream_t>(stream);
+  with_rank(k, [&]<int K>() {
+    using P = mlkem::Params<K>;
+    auto launch = [&](size_t first, size_t cnt, uint8_t* x, PhaseProfiler& ph) {
+      uint8_t *ki = key + first * 32, *si = status + first;
+      decaps_chunk<K>(st, ph, cnt, dk + first * P::dk_bytes, c + first * P::c_bytes, ki, si, x);
+      pq_device::finish_statuses(st, cnt, si, {ki, 32});
+      ph.mark("status");
+    };
+    pq_device::run_on_stream(n, KEM_DEVICE_CHUNK, st, options, decaps_scratch<K>, launch, "ML-KEM decapsulation");
   });
 }
 
