@@ -38,7 +38,7 @@ modules=("$@")
 [ ${#modules[@]} -eq 0 ] && modules=(ntt poseidon2 merkle pow)
 # Every test that runs GPU code in the test process (suite names as they are; the CLI tests that
 # reach the GPU through a zkgpu subprocess are not in it).
-SANITIZE_FILTER_DEFAULT='NttGpu.*:Poseidon2Gpu.*:MerkleGpu.*:PowGpu.*:Ed25519Gpu.*:Bls12377MsmGpu.*:Bls12377PaddGpu.*:AllSets/MlKemGpu.*:AllSets/MlDsaGpu.*:WhirGpu.*:BenchTimingGpu.*'
+SANITIZE_FILTER_DEFAULT='NttGpu.*:Poseidon2Gpu.*:MerkleGpu.*:PowGpu.*:Ed25519Gpu.*:Ed25519PackedGpu.*:Bls12377MsmGpu.*:Bls12377PaddGpu.*:AllSets/MlKemGpu.*:AllSets/MlDsaGpu.*:AllSets/MlKemDeviceGpu.*:AllSets/MlDsaDeviceGpu.*:WhirGpu.*:BenchTimingGpu.*:HostLayerGpu.*:CApiGpu.*:CApiEd25519Gpu.*:CApiPqGpu.*'
 
 [ -f .carry.tgz ] && [ ! -d .carry ] && tar xzf .carry.tgz
 if [ -x .carry/bin/zkgpu_tests ] && LD_LIBRARY_PATH=$root/.carry/lib .carry/bin/zkgpu info >/dev/null 2>&1; then
