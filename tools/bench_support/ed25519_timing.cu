@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support/cuda/event_timing.cuh"
 #include "bench_support/internals.hpp"
 #include "ed25519/cuda/backend.hpp"
 #include "runtime/cuda/runtime.cuh"
@@ -41,25 +42,14 @@ std::vector<double> time_ed25519_kernel(std::span<const Ed25519Item> items, Ed25
                                  {d_sigs.data(), sigs.size()},
                                  {d_msgs.data(), msgs.size()},
                                  {d_offsets.data(), offsets.size()}};
-  auto run = [&] {
-    if (!coop_max) return ed25519_verify_batch_device(batch, d_out.data(), mode, GpuStream{stream.get()});
+  auto run = [&](cuda::Stream& st) {
+    if (!coop_max) return ed25519_verify_batch_device(batch, d_out.data(), mode, GpuStream{st.get()});
     const ed25519::cuda::ItemArrays arrays{d_keys.data(), d_sigs.data(), d_offsets.data(),
                                            d_msgs.data(), msgs.size(),   n};
-    ed25519::cuda::verify_on_stream(arrays, d_out.data(), static_cast<ed25519::VerifyMode>(mode), stream.get(),
+    ed25519::cuda::verify_on_stream(arrays, d_out.data(), static_cast<ed25519::VerifyMode>(mode), st.get(),
                                     {.coop_max = *coop_max});
   };
-  for (int r = 0; r < warmup; ++r) run();
-  stream.sync();
-  cuda::Event start, stop;
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    start.record(stream);
-    run();
-    stop.record(stream);
-    stop.sync();
-    ms.push_back(stop.since(start));
-  }
-  return ms;
+  return time_runs(warmup, runs, stream, run);
 }
 
 }  // namespace zkgpu::bench
