@@ -77,7 +77,8 @@ unsigned msm_cpu_window_bits(size_t n);
 
 namespace zkgpu::bls12_377 {
 // Inputs already in GPU memory (device pointers): n bases in the mixed-adder form and n canonical
-// scalars. Error(Unavailable) without the CUDA backend.
+// scalars (Error(InvalidArgument) naming the first that is not below r). Error(Unavailable) without
+// the CUDA backend.
 G1Affine msm_device_resident(const TePrecomputed* d_points, const Scalar* d_scalars, size_t n,
                              unsigned window_bits = 0);
 // The same after the work queued on the caller's stream (which produced the inputs) has finished;

@@ -193,7 +193,7 @@ size_t WorkspaceSizes::bytes() const {
   auto one = [](size_t count) { return std::max<size_t>(count, 1); };
   return 4 * one(entries) * 4 + 2 * one(max_parts) * (4 + sizeof(TeExtended)) + 2 * one(pairs) * sizeof(TeExtended) +
          one(max_chunks) * 4 + one(counters) * 4 + one(buckets) * sizeof(TeExtended) + one(temp) +
-         scalars * sizeof(Scalar) + bases * (sizeof(G1Affine) + sizeof(TePrecomputed)) + (bases ? 4 : 0);
+         scalars * sizeof(Scalar) + bases * (sizeof(G1Affine) + sizeof(TePrecomputed)) + 2 * 4;  // + ws.bad
 }
 
 }  // namespace zkgpu::bls12_377::gpu_plan

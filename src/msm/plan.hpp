@@ -97,7 +97,7 @@ struct WorkspaceSizes {
   size_t counters = 2;
   size_t buckets = 0;
   size_t scalars = 0;  // inputs from host memory
-  size_t bases = 0;    // sw_points and points (and one bad-point index), bases from host memory
+  size_t bases = 0;    // sw_points and points, bases from host memory
   size_t temp = 0;
   size_t bytes() const;
 };

@@ -220,6 +220,55 @@ TEST(Bls12377MsmGpu, DeviceResidentInputsAfterTheCallersStream) {
   EXPECT_EQ(msm_device_resident(d_points, d_scalars.data(), 0, 0, {}), G1Affine::identity());
 }
 
+// The GPU checks the scalars as it computes their digits: a scalar that is not below r is
+// Error(InvalidArgument) naming the first such index, for every input kind (window table,
+// per-window buckets, bases from host, device inputs), through several slices, and in the last of
+// four budget parts; the first bad scalar is named before a bad point; the next call is right.
+TEST(Bls12377MsmGpu, ScalarsNotBelowRAreNamedByIndex) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(51);
+  const size_t n = 3000;
+  Input in = random_input(n, rng);
+  const G1Affine expect = expected_msm(in.dlogs, in.scalars);
+  const MsmBases bases = resident_bases(in);
+  const unsigned t = bls12_377::cuda::window_table_bits(*bases.device());
+  auto expect_named = [](size_t index, auto&& call, const std::string& what) {
+    try {
+      (void)call();
+      ADD_FAILURE() << what << ": expected an error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << what;
+      EXPECT_NE(std::string(e.what()).find("scalar " + std::to_string(index) + " is not below r"), std::string::npos)
+          << what << ": " << e.what();
+    }
+  };
+  Scalar all_ones;
+  std::fill(std::begin(all_ones.l), std::end(all_ones.l), ~uint64_t{0});
+  for (const auto& [first_bad, second_bad] : {std::pair{size_t{0}, size_t{1}}, std::pair{size_t{1234}, size_t{2500}},
+                                               std::pair{n - 1, n - 1}}) {
+    const std::string at = "bad scalar at " + std::to_string(first_bad);
+    std::vector<Scalar> s = in.scalars;
+    s[first_bad] = r_minus(0);
+    s[second_bad] = all_ones;
+    ::zkgpu::cuda::DeviceBuffer<Scalar> d_s(n);
+    d_s.upload(s.data(), n);
+    expect_named(first_bad, [&] { return on_gpu(bases, s, 0, sliced(512)); }, at + ", window table");
+    expect_named(first_bad, [&] { return on_gpu(bases, s, t - 1, sliced(512)); }, at + ", per-window buckets");
+    expect_named(first_bad, [&] { return on_gpu(in.points, s, 0, sliced(512)); }, at + ", bases from host");
+    expect_named(
+        first_bad,
+        [&] { return msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_s.data(), n); },
+        at + ", device inputs");
+    MsmOptions quarter = on(Backend::Cuda);
+    quarter.gpu_memory_budget = bls12_377::cuda::msm_device_bytes(nullptr, true, (n + 3) / 4, 0);
+    expect_named(first_bad, [&] { return msm(in.points, s, quarter); }, at + ", bases from host in four parts");
+    Input both = in;
+    both.points[first_bad == 0 ? 0 : first_bad - 1] = {-Fp::one(), Fp::zero(), false};
+    expect_named(first_bad, [&] { return on_gpu(both.points, s, 0); }, at + ", and a bad point");
+    EXPECT_EQ(on_gpu(bases, in.scalars), expect) << "the call after " << at;
+  }
+}
+
 // Resident bases get a window table (2^(c*j) * P per window, one shared bucket set); the same
 // bases with another window take the per-window buckets. Both must match the CPU, at sizes that
 // are not powers of two and with a partial last batch of the table kernel.

@@ -10,15 +10,17 @@ namespace {
 // Points [first, first + count) of n, all inside the slice [slice_first, slice_first + slice_count)
 // whose entries keys/vals point at; a slice's entries are window-major (index w * slice_count + i -
 // slice_first). Per-window buckets (shared = false): key = (w, |d| - 1), value = base index i. One
-// shared bucket set over the window table (shared = true, canonical scalars, which the API
-// checks): key = |d| - 1, value = table index w*n + i. Zero digits get the sentinel key, which
-// sorts last.
+// shared bucket set over the window table (shared = true): key = |d| - 1, value = table index
+// w*n + i. Zero digits get the sentinel key, which sorts last. A scalar that is not below r puts its
+// index into *bad_scalar (the least such index wins) and gets digits like any other: the call
+// throws once the MSM is done, so they are never used.
 __global__ void digits_kernel(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t slice_first,
                               uint32_t slice_count, uint32_t n, unsigned c, unsigned windows, bool shared,
-                              uint32_t* keys, uint32_t* vals) {
+                              uint32_t* keys, uint32_t* vals, uint32_t* bad_scalar) {
   uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= first + count) return;
   Scalar s = scalars[i];
+  if (!Fr::is_canonical(s)) atomicMin(bad_scalar, i);
   // The window table has msm_window_count_half(c) windows: scalars above (r - 1)/2 are negated
   // (their digits then take the negated bases).
   const uint32_t flip = shared && negate_above_half(s) ? NEG_BIT : 0u;
@@ -52,9 +54,9 @@ __global__ void count_valid_kernel(const uint32_t* keys, uint32_t n, uint32_t se
 
 void launch_digits(const Scalar* scalars, uint32_t first, uint32_t count, uint32_t slice_first, uint32_t slice_count,
                    uint32_t n, unsigned c, unsigned windows, bool shared, uint32_t* keys, uint32_t* vals,
-                   cudaStream_t s) {
+                   uint32_t* bad_scalar, cudaStream_t s) {
   digits_kernel<<<blocks_for(count), BLOCK, 0, s>>>(scalars, first, count, slice_first, slice_count, n, c, windows,
-                                                    shared, keys, vals);
+                                                    shared, keys, vals, bad_scalar);
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 

@@ -16,10 +16,14 @@ void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t stride, gp
                           unsigned W, bool shared, cudaEvent_t ready);
 // Uploads the SW bases of slice sl and converts them on the device into ws.points; records
 // ev.converted[*] (one per conversion stream) when they are all converted. The index of the first
-// point where the map is undefined lands in ws.bad, which check_bases reads after the MSM.
+// point where the map is undefined lands in ws.bad[0], which check_inputs reads after the MSM.
 void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Slice sl, Workspace::SliceEvents& ev);
-// Error(InvalidArgument) naming the first of the n bases from host where the TE map is undefined,
-// counted from `first` (the MSM's part, when a budget splits it).
-void check_bases(Workspace& ws, uint32_t n, uint32_t first, cudaStream_t stream);
+// Queues the copy of ws.bad into ws.readback[4..5] on `stream`, after the MSM's digits and base
+// conversions (the compute stream has waited for them).
+void read_bad_inputs(Workspace& ws, cudaStream_t stream);
+// Once that copy has landed: Error(InvalidArgument) naming the first scalar not below r, else the
+// first base from host where the TE map is undefined, counted from `first` (the MSM's part, when a
+// budget splits it).
+void check_inputs(const Workspace& ws, uint32_t first);
 
 }  // namespace zkgpu::bls12_377::cuda

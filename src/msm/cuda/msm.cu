@@ -36,7 +36,7 @@ using rt::PhaseProfiler;
 // The inputs of one MSM: host_scalars (pageable host memory) or d_scalars (device memory), exactly
 // one non-null. With host_points (SW, pageable host memory) instead of d_points, the bases are
 // uploaded slice by slice with the scalars and converted on the device into ws.points (see
-// check_bases). table_windows: d_points is a window table of that many windows (0: plain bases),
+// check_inputs). table_windows: d_points is a window table of that many windows (0: plain bases),
 // base i's copy for window w at w * table_stride + i.
 struct MsmInputs {
   const TePrecomputed* d_points = nullptr;
@@ -97,7 +97,7 @@ void load_slice(Workspace& ws, const MsmInputs& in, const gpu_plan::MsmPlan& pla
     if (in.host_points) upload_bases_slice(ws, in.host_points, sl, *ws.slice_events[k]);
   } else {
     launch_digits(in.d_scalars, 0, n, 0, n, in.table_stride, plan.c, plan.windows, plan.shared, ws.keys[0].data(),
-                  ws.vals[0].data(), stream);
+                  ws.vals[0].data(), ws.bad.data() + 1, stream);
   }
 }
 
@@ -155,7 +155,7 @@ void sum_slices(Workspace& ws, const MsmInputs& in, const gpu_plan::MsmPlan& pla
     // Every slice sums into the buckets; those after the first start their runs from the sums so far.
     sum_buckets(ws, sorted, bases, k > 0, phases, stream);
   }
-  // The last slice's bases may have had no entries to sum: wait for their conversion too (check_bases
+  // The last slice's bases may have had no entries to sum: wait for their conversion too (check_inputs
   // and the next MSM's set-up come after this stream).
   loader.finish();
   if (in.host_points)
@@ -183,6 +183,7 @@ TeExtended msm_on_device(Workspace& ws, const MsmInputs& in, uint32_t n, unsigne
   phases.mark("fill");
   ensure_slice_events(ws, plan.slices.size());
   sum_slices(ws, in, plan, n, phases, stream);
+  read_bad_inputs(ws, stream);  // lands before reduce_buckets' synchronisation
   const TeExtended result = reduce_buckets(ws, plan, phases, stream);
   phases.finish();
   return result;
@@ -202,7 +203,7 @@ uint32_t points_per_part(const MsmInputs& in, uint32_t n, unsigned c, const MsmG
 
 // The MSM of n points, as MSMs over consecutive parts when the budget asks for it (the sum is the
 // same group element; the result goes to the caller in affine form, so its bytes do not change).
-// Bases from host are checked part by part, in order, so the first bad point is the one named.
+// The inputs are checked part by part, in order, so the first bad scalar or point is the one named.
 TeExtended run_msm(MsmInputs in, size_t count, unsigned c, const MsmGpuOptions& opt) {
   check_n(count);
   if (count == 0) return TeExtended::identity();
@@ -216,7 +217,7 @@ TeExtended run_msm(MsmInputs in, size_t count, unsigned c, const MsmGpuOptions& 
   for (uint32_t first = 0; first < n; first += part) {
     const uint32_t m = std::min(part, n - first);
     const TeExtended r = msm_on_device(ws, in.from(first), m, c, opt);
-    if (in.host_points) check_bases(ws, m, first, ws.compute());
+    check_inputs(ws, first);
     sum = first == 0 ? r : te_add(sum, r);
   }
   return sum;

@@ -27,7 +27,7 @@ void for_each_buffer(Workspace& ws, const gpu_plan::WorkspaceSizes& sz, F&& f) {
   f(ws.scalars, sz.scalars);
   f(ws.sw_points, sz.bases);
   f(ws.points, sz.bases);
-  f(ws.bad, sz.bases ? size_t{1} : 0);
+  f(ws.bad, 2);
 }
 
 }  // namespace
@@ -48,10 +48,7 @@ void prepare_workspace(Workspace& ws, const gpu_plan::MsmPlan& plan, gpu_plan::I
     if (count) b.ensure(count);
   });
   if (poison) ws.arena().poison(stream);
-  if (inputs == gpu_plan::Inputs::FromHost) {
-    ws.readback[3] = n;  // no bad point yet
-    ZKGPU_CUDA_CHECK(cudaMemcpyAsync(ws.bad.data(), &ws.readback[3], 4, cudaMemcpyHostToDevice, stream));
-  }
+  ZKGPU_CUDA_CHECK(cudaMemsetAsync(ws.bad.data(), 0xff, 2 * sizeof(uint32_t), stream));  // no bad input yet
 }
 
 void ensure_slice_events(Workspace& ws, size_t slices) {

@@ -36,7 +36,10 @@ struct Workspace {
   rt::ArenaBuffer<uint32_t> part_keys[2] = {rt::ArenaBuffer<uint32_t>(arena()), rt::ArenaBuffer<uint32_t>(arena())};
   rt::ArenaBuffer<uint32_t> pos{arena()};
   rt::ArenaBuffer<uint32_t> counters{arena()};  // [0] valid entries, [1] segments
-  rt::ArenaBuffer<uint32_t> bad{arena()};       // the first base where the TE map is undefined (from-host bases)
+  // The first input that is not what the MSM takes, UINT32_MAX when none: [0] a base from host where
+  // the TE map is undefined, [1] a scalar that is not below r (the digits kernel checks every one, so
+  // the host does not read the scalars before uploading them).
+  rt::ArenaBuffer<uint32_t> bad{arena()};
   // sums: partial bucket sums per level; parts[k]: the reduction's pairs, x, y and u in thirds.
   rt::ArenaBuffer<TeExtended> sums[2] = {rt::ArenaBuffer<TeExtended>(arena()), rt::ArenaBuffer<TeExtended>(arena())};
   rt::ArenaBuffer<TeExtended> buckets{arena()};
@@ -47,8 +50,8 @@ struct Workspace {
   // block the host).
   rt::Event start_ready{cudaEventDisableTiming}, valid_ready{cudaEventDisableTiming},
       level_ready{cudaEventDisableTiming};
-  // [0] valid entries, [1] last chunk's position, [2] its count, [3] the bad-point index's start value
-  rt::PinnedBuffer<uint32_t> readback{4};
+  // [0] valid entries, [1] last chunk's position, [2] its count, [3] unused, [4..5] `bad` after the MSM
+  rt::PinnedBuffer<uint32_t> readback{6};
   // Per slice of the current MSM: its digits are written (digit_stream), its bases converted (each
   // conversion stream). One set per slice, as the uploads of later slices run ahead of the compute
   // stream (SliceLoader).
@@ -65,8 +68,8 @@ struct Workspace {
 inline auto workspace() { return rt::context_cache<Workspace>().acquire(); }
 
 // Sizes ws for `plan` (n points, temp_bytes of sort and scan storage) within the call's budget and
-// the device's free memory, fills every buffer with 0xff bytes when `poison`, and for bases from
-// host sets ws.bad to "no bad point yet", all on `stream`.
+// the device's free memory, fills every buffer with 0xff bytes when `poison`, and sets ws.bad to
+// "no bad input yet", all on `stream`.
 void prepare_workspace(Workspace& ws, const gpu_plan::MsmPlan& plan, gpu_plan::Inputs inputs, uint32_t n,
                        size_t temp_bytes, bool poison, cudaStream_t stream);
 
