@@ -54,8 +54,12 @@ std::pair<Bytes, std::vector<PqStatus>> cpu_sign(MlDsaSet set, const DsaInputs& 
   const MlDsaSizes sz = mldsa_sizes(set);
   const size_t n = in.msgs.size();
   std::vector<MlDsaSignItem> items;
-  for (size_t i = 0; i < n; ++i)
-    items.push_back({{&in.sk[i * sz.sk], sz.sk}, in.msgs[i], in.ctxs[i], hedged ? in.rnds[i] : Bytes{}, false});
+  for (size_t i = 0; i < n; ++i) {
+    // A span of in.rnds[i] itself: `hedged ? in.rnds[i] : Bytes{}` would be a temporary copy that dies
+    // before the CPU signs, so it would read freed memory as rnd.
+    const std::span<const uint8_t> rnd = hedged ? std::span<const uint8_t>(in.rnds[i]) : std::span<const uint8_t>{};
+    items.push_back({{&in.sk[i * sz.sk], sz.sk}, in.msgs[i], in.ctxs[i], rnd, false});
+  }
   Bytes sigs(n * sz.sig);
   std::vector<PqStatus> st(n);
   mldsa_sign_batch(set, items, sigs, st, Backend::Cpu);
