@@ -244,27 +244,31 @@ TEST(Bls12377MsmGpu, ScalarsNotBelowRAreNamedByIndex) {
   };
   Scalar all_ones;
   std::fill(std::begin(all_ones.l), std::end(all_ones.l), ~uint64_t{0});
-  for (const auto& [first_bad, second_bad] : {std::pair{size_t{0}, size_t{1}}, std::pair{size_t{1234}, size_t{2500}},
-                                               std::pair{n - 1, n - 1}}) {
+  for (const auto& [first_bad, second_bad] :
+       {std::pair{size_t{0}, size_t{1}}, std::pair{size_t{1234}, size_t{2500}}, std::pair{n - 1, n - 1}}) {
     const std::string at = "bad scalar at " + std::to_string(first_bad);
     std::vector<Scalar> s = in.scalars;
     s[first_bad] = r_minus(0);
     s[second_bad] = all_ones;
     ::zkgpu::cuda::DeviceBuffer<Scalar> d_s(n);
     d_s.upload(s.data(), n);
-    expect_named(first_bad, [&] { return on_gpu(bases, s, 0, sliced(512)); }, at + ", window table");
-    expect_named(first_bad, [&] { return on_gpu(bases, s, t - 1, sliced(512)); }, at + ", per-window buckets");
-    expect_named(first_bad, [&] { return on_gpu(in.points, s, 0, sliced(512)); }, at + ", bases from host");
     expect_named(
-        first_bad,
-        [&] { return msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_s.data(), n); },
+        first_bad, [&] { return on_gpu(bases, s, 0, sliced(512)); }, at + ", window table");
+    expect_named(
+        first_bad, [&] { return on_gpu(bases, s, t - 1, sliced(512)); }, at + ", per-window buckets");
+    expect_named(
+        first_bad, [&] { return on_gpu(in.points, s, 0, sliced(512)); }, at + ", bases from host");
+    expect_named(
+        first_bad, [&] { return msm_device_resident(bls12_377::cuda::device_points(*bases.device()), d_s.data(), n); },
         at + ", device inputs");
     MsmOptions quarter = on(Backend::Cuda);
     quarter.gpu_memory_budget = bls12_377::cuda::msm_device_bytes(nullptr, true, (n + 3) / 4, 0);
-    expect_named(first_bad, [&] { return msm(in.points, s, quarter); }, at + ", bases from host in four parts");
+    expect_named(
+        first_bad, [&] { return msm(in.points, s, quarter); }, at + ", bases from host in four parts");
     Input both = in;
     both.points[first_bad == 0 ? 0 : first_bad - 1] = {-Fp::one(), Fp::zero(), false};
-    expect_named(first_bad, [&] { return on_gpu(both.points, s, 0); }, at + ", and a bad point");
+    expect_named(
+        first_bad, [&] { return on_gpu(both.points, s, 0); }, at + ", and a bad point");
     EXPECT_EQ(on_gpu(bases, in.scalars), expect) << "the call after " << at;
   }
 }

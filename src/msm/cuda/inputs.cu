@@ -33,8 +33,7 @@ void upload_scalars_slice(Workspace& ws, const Scalar* host, uint32_t stride, gp
                              ZKGPU_CUDA_CHECK(cudaStreamWaitEvent(ds, landed, 0));
                              launch_digits(ws.scalars.data(), static_cast<uint32_t>(sl.first + first),
                                            static_cast<uint32_t>(count), sl.first, sl.count, stride, c, W, shared,
-                                           ws.keys[0].data() + base, ws.vals[0].data() + base, ws.bad.data() + 1,
-                                           ds);
+                                           ws.keys[0].data() + base, ws.vals[0].data() + base, ws.bad.data() + 1, ds);
                            });
   ZKGPU_CUDA_CHECK(cudaEventRecord(ready, ds));
 }
@@ -60,13 +59,15 @@ void upload_bases_slice(Workspace& ws, const G1Affine* host_points, gpu_plan::Sl
 }
 
 void read_bad_inputs(Workspace& ws, cudaStream_t stream) {
-  ZKGPU_CUDA_CHECK(cudaMemcpyAsync(&ws.readback[4], ws.bad.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
+  ZKGPU_CUDA_CHECK(
+      cudaMemcpyAsync(&ws.readback[4], ws.bad.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
 }
 
 void check_inputs(const Workspace& ws, uint32_t first) {
   constexpr uint32_t NONE = UINT32_MAX;
   // The scalar first: the CPU backend checks the scalars before it converts a base.
-  if (ws.readback[5] != NONE) throw_invalid("scalar " + std::to_string(size_t{first} + ws.readback[5]) + " is not below r");
+  if (ws.readback[5] != NONE)
+    throw_invalid("scalar " + std::to_string(size_t{first} + ws.readback[5]) + " is not below r");
   if (ws.readback[4] != NONE)
     throw_invalid("point " + std::to_string(size_t{first} + ws.readback[4]) +
                   ": the twisted-Edwards map is undefined there (the point is not in G1)");
