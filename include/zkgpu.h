@@ -245,6 +245,21 @@ ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch(const uint8_t* const* public_k
                                                   const uint8_t* const* messages, const size_t* message_lens, size_t n,
                                                   zkgpu_ed25519_mode mode, zkgpu_backend backend, uint8_t* verdicts);
 
+/* The same batch as an array of structs, read in place: what a binding whose items are
+ * (pointer, length) pairs already holds (the Rust crate's ed25519::Item) passes without building
+ * the six arrays. Same rules and verdicts as zkgpu_ed25519_verify_batch. */
+typedef struct zkgpu_ed25519_item {
+  const uint8_t* public_key;
+  size_t public_key_len;
+  const uint8_t* signature;
+  size_t signature_len;
+  const uint8_t* message;
+  size_t message_len;
+} zkgpu_ed25519_item;
+ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_items(const zkgpu_ed25519_item* items, size_t n,
+                                                        zkgpu_ed25519_mode mode, zkgpu_backend backend,
+                                                        uint8_t* verdicts);
+
 /* The same batch in packed arrays, read in place (what the Go binding fills): public_keys
  * 32*n bytes, signatures 64*n bytes, messages back to back, item i's message =
  * messages[message_offsets[i], message_offsets[i+1]); message_offsets has n + 1 nondecreasing

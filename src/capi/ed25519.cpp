@@ -4,6 +4,7 @@
 // vector's pages, serial) before the backend read the items again. A wrong-length key or
 // signature is an invalid item (verdict 0) there, not an error of the call as in the C++ batch.
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,12 +43,12 @@ struct Scan {
   bool aliased;       // the verdicts share memory with an input
 };
 
-// One pass over the pointer-array call's items, on threads for big batches (it reads tens of MB
+// One pass over the pointer-array calls' items, on threads for big batches (it reads tens of MB
 // at 2^20 items): the NULL pointers, and whether the n verdict bytes overlap one of the six arrays
-// or an item's bytes. The call accepts such overlap, as it always has, by computing into a vector
-// first.
+// (or the struct array) or an item's bytes. The calls accept such overlap, as they always have, by
+// computing into a vector first.
 Scan scan(const ed25519::PointerItems& it, const uint8_t* verdicts) {
-  const size_t n = it.n, words = n * sizeof(size_t);
+  const size_t n = it.n, words = n == 0 ? 0 : ((n - 1) * it.stride + 1) * sizeof(size_t);
   int aliased = overlaps(verdicts, n, it.public_keys, words) || overlaps(verdicts, n, it.public_key_lens, words) ||
                 overlaps(verdicts, n, it.signatures, words) || overlaps(verdicts, n, it.signature_lens, words) ||
                 overlaps(verdicts, n, it.messages, words) || overlaps(verdicts, n, it.message_lens, words);
@@ -56,15 +57,41 @@ Scan scan(const ed25519::PointerItems& it, const uint8_t* verdicts) {
 #pragma omp parallel for schedule(static) reduction(min : first) reduction(| : aliased) if (m >= (int64_t{1} << 15))
   for (int64_t k = 0; k < m; ++k) {
     const auto i = static_cast<size_t>(k);
-    const size_t pl = it.public_key_lens[i], sl = it.signature_lens[i], ml = it.message_lens[i];
-    if ((it.public_keys[i] == nullptr && pl) || (it.signatures[i] == nullptr && sl) ||
-        (it.messages[i] == nullptr && ml))
-      first = std::min(first, i);
-    aliased |= overlaps(verdicts, n, it.public_keys[i], pl) || overlaps(verdicts, n, it.signatures[i], sl) ||
-               overlaps(verdicts, n, it.messages[i], ml);
+    const size_t pl = it.public_key_len(i), sl = it.signature_len(i), ml = it.message_len(i);
+    const uint8_t *pk = it.public_key(i), *sig = it.signature(i), *msg = it.message_data(i);
+    if ((pk == nullptr && pl) || (sig == nullptr && sl) || (msg == nullptr && ml)) first = std::min(first, i);
+    aliased |= overlaps(verdicts, n, pk, pl) || overlaps(verdicts, n, sig, sl) || overlaps(verdicts, n, msg, ml);
   }
   return {first, aliased != 0};
 }
+
+// Both pointer calls after their NULL checks of the arrays themselves: every NULL item pointer
+// with a nonzero length is found before anything is written.
+void verify_pointer_items(const ed25519::PointerItems& items, uint8_t* verdicts, Ed25519Mode mode, Backend backend) {
+  const size_t n = items.n;
+  const Scan sc = scan(items, verdicts);
+  if (const size_t i = sc.first_null; i < n) {
+    require_item_bytes(items.public_key(i), items.public_key_len(i), "public_keys", i);
+    require_item_bytes(items.signature(i), items.signature_len(i), "signatures", i);
+    require_item_bytes(items.message_data(i), items.message_len(i), "messages", i);
+  }
+  const Ed25519BatchOptions options{.backend = backend};
+  if (!sc.aliased) {
+    ed25519::verify_batch(items, {verdicts, n}, mode, options);
+    return;
+  }
+  std::vector<uint8_t> ok(n);
+  ed25519::verify_batch(items, ok, mode, options);
+  std::copy(ok.begin(), ok.end(), verdicts);
+}
+
+// The struct call views its array as the six pointer arrays with a stride of six words.
+static_assert(sizeof(zkgpu_ed25519_item) == 6 * sizeof(size_t));
+static_assert(offsetof(zkgpu_ed25519_item, public_key_len) == 1 * sizeof(size_t));
+static_assert(offsetof(zkgpu_ed25519_item, signature) == 2 * sizeof(size_t));
+static_assert(offsetof(zkgpu_ed25519_item, signature_len) == 3 * sizeof(size_t));
+static_assert(offsetof(zkgpu_ed25519_item, message) == 4 * sizeof(size_t));
+static_assert(offsetof(zkgpu_ed25519_item, message_len) == 5 * sizeof(size_t));
 
 // The packed arrays of a C call (n > 0) as the C++ batch, after the NULL and size checks. The
 // messages' length is message_bytes, or read from message_offsets[n] in host memory.
@@ -106,21 +133,27 @@ zkgpu_status zkgpu_ed25519_verify_batch(const uint8_t* const* public_keys, const
     require(verdicts, n, "verdicts");
     const ed25519::PointerItems items{public_keys, public_key_lens, signatures, signature_lens,
                                       messages,    message_lens,    n};
-    // Every NULL with a nonzero length is found before anything is written.
-    const Scan sc = scan(items, verdicts);
-    if (const size_t i = sc.first_null; i < n) {
-      require_item_bytes(public_keys[i], public_key_lens[i], "public_keys", i);
-      require_item_bytes(signatures[i], signature_lens[i], "signatures", i);
-      require_item_bytes(messages[i], message_lens[i], "messages", i);
-    }
-    const Ed25519BatchOptions options{.backend = b};
-    if (!sc.aliased) {
-      ed25519::verify_batch(items, {verdicts, n}, m, options);
-      return;
-    }
-    std::vector<uint8_t> ok(n);
-    ed25519::verify_batch(items, ok, m, options);
-    std::copy(ok.begin(), ok.end(), verdicts);
+    verify_pointer_items(items, verdicts, m, b);
+  });
+}
+
+zkgpu_status zkgpu_ed25519_verify_batch_items(const zkgpu_ed25519_item* items, size_t n, zkgpu_ed25519_mode mode,
+                                              zkgpu_backend backend, uint8_t* verdicts) {
+  return guarded([&] {
+    const Ed25519Mode m = mode_of(mode);
+    const Backend b = backend_of(backend);
+    require(items, n, "items");
+    require(verdicts, n, "verdicts");
+    if (n == 0) return;
+    const ed25519::PointerItems view{&items->public_key,
+                                     &items->public_key_len,
+                                     &items->signature,
+                                     &items->signature_len,
+                                     &items->message,
+                                     &items->message_len,
+                                     n,
+                                     6};
+    verify_pointer_items(view, verdicts, m, b);
   });
 }
 

@@ -50,10 +50,14 @@ struct PackedItems {
   }
 };
 
-// The C ABI's arrays: item i is (public_keys[i], public_key_lens[i]), ... A pointer is NULL only
-// with length 0 (the C ABI checks it). A key or signature of the wrong length makes the item
-// malformed: its verdict is 0, and its message reads as empty (the CUDA pack does not copy it).
+// The C ABI's pointers and lengths: item i is (public_keys[i s], public_key_lens[i s]), ... with
+// stride s = 1 for its six arrays, and s = 6 for its array of zkgpu_ed25519_item structs (the six
+// pointers then point at the first struct's fields: one view, so both calls run the same loops).
+// A pointer is NULL only with length 0 (the C ABI checks it). A key or signature of the wrong
+// length makes the item malformed: its verdict is 0, and its message reads as empty (the CUDA
+// pack does not copy it).
 struct PointerItems {
+  static_assert(sizeof(size_t) == sizeof(const uint8_t*), "one stride, in words, for pointers and lengths");
   const uint8_t* const* public_keys = nullptr;
   const size_t* public_key_lens = nullptr;
   const uint8_t* const* signatures = nullptr;
@@ -61,25 +65,26 @@ struct PointerItems {
   const uint8_t* const* messages = nullptr;
   const size_t* message_lens = nullptr;
   size_t n = 0;
+  size_t stride = 1;  // words from one item's entry to the next's
 
   size_t size() const { return n; }
+  size_t public_key_len(size_t i) const { return public_key_lens[i * stride]; }
+  size_t signature_len(size_t i) const { return signature_lens[i * stride]; }
+  size_t message_len(size_t i) const { return message_lens[i * stride]; }
   bool well_formed(size_t i) const {
-    return public_key_lens[i] == ED25519_PUBLIC_KEY_BYTES && signature_lens[i] == ED25519_SIGNATURE_BYTES;
+    return public_key_len(i) == ED25519_PUBLIC_KEY_BYTES && signature_len(i) == ED25519_SIGNATURE_BYTES;
   }
-  const uint8_t* public_key(size_t i) const { return public_keys[i]; }
-  const uint8_t* signature(size_t i) const { return signatures[i]; }
+  const uint8_t* public_key(size_t i) const { return public_keys[i * stride]; }
+  const uint8_t* signature(size_t i) const { return signatures[i * stride]; }
+  const uint8_t* message_data(size_t i) const { return messages[i * stride]; }
   std::span<const uint8_t> message(size_t i) const {
-    if (!well_formed(i) || message_lens[i] == 0) return {};
-    return {messages[i], message_lens[i]};
+    if (!well_formed(i) || message_len(i) == 0) return {};
+    return {message_data(i), message_len(i)};
   }
   PointerItems slice(size_t first, size_t count) const {
-    return {public_keys + first,
-            public_key_lens + first,
-            signatures + first,
-            signature_lens + first,
-            messages + first,
-            message_lens + first,
-            count};
+    const size_t at = first * stride;
+    return {public_keys + at, public_key_lens + at, signatures + at, signature_lens + at,
+            messages + at,    message_lens + at,    count,           stride};
   }
 };
 

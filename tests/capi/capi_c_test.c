@@ -105,6 +105,23 @@ static void test_ed25519(void) {
     check(verdicts[3] == 0, "a flipped signature bit is invalid");
     check(verdicts[4] == 0, "a 31-byte key is an invalid item");
   }
+  /* The same five items as structs. */
+  {
+    zkgpu_ed25519_item items[5];
+    for (i = 0; i < 5; ++i) {
+      items[i].public_key = pks[i];
+      items[i].public_key_len = pk_lens[i];
+      items[i].signature = sigs[i];
+      items[i].signature_len = sig_lens[i];
+      items[i].message = msgs[i];
+      items[i].message_len = msg_lens[i];
+    }
+    memset(verdicts, 7, sizeof verdicts);
+    if (ok_call(zkgpu_ed25519_verify_batch_items(items, 5, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_AUTO, verdicts),
+                "zkgpu_ed25519_verify_batch_items"))
+      check(verdicts[0] == 1 && verdicts[1] == 1 && verdicts[2] == 1 && verdicts[3] == 0 && verdicts[4] == 0,
+            "the item structs give the pointer arrays' verdicts");
+  }
   /* Items 0-3 packed: keys and signatures back to back, messages "" | 72 | af82 | af82. */
   {
     uint8_t keys[4 * 32], sigs4[4 * 64], packed_msgs[5] = {0x72, 0xaf, 0x82, 0xaf, 0x82};

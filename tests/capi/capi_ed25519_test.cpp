@@ -2,6 +2,7 @@
 // byte in every mode; wrong lengths are invalid items; a bad item never changes another's verdict.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,13 @@ std::vector<uint8_t> capi_verdicts(const std::vector<SigCase>& cases, zkgpu_ed25
   std::vector<uint8_t> out(cases.size(), 7);
   EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch(pk.ptrs.data(), pk.lens.data(), sig.ptrs.data(), sig.lens.data(),
                                             msg.ptrs.data(), msg.lens.data(), cases.size(), mode, backend, out.data()));
+  // The struct-array call reads the same items through its stride: the same verdicts, always.
+  std::vector<zkgpu_ed25519_item> items;
+  for (size_t i = 0; i < cases.size(); ++i)
+    items.push_back({pk.ptrs[i], pk.lens[i], sig.ptrs[i], sig.lens[i], msg.ptrs[i], msg.lens[i]});
+  std::vector<uint8_t> from_items(cases.size(), 5);
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_items(items.data(), items.size(), mode, backend, from_items.data()));
+  EXPECT_EQ(from_items, out) << "zkgpu_ed25519_verify_batch_items";
   return out;
 }
 
@@ -122,6 +130,53 @@ TEST(CApiEd25519, NullPointersEmptyBatchesAndEnums) {
     EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch(&pk, &pk_len, &sig, &sig_len, &msg, &msg_len, 1, ZKGPU_ED25519_OPENSSL,
                                                ZKGPU_BACKEND_CUDA, &v),
                     ZKGPU_UNAVAILABLE);
+  }
+}
+
+TEST(CApiEd25519, ItemStructsCheckTheirPointersAndMayAliasTheVerdicts) {
+  Signer signer(13);
+  std::vector<SigCase> cases;
+  for (size_t i = 0; i < 9; ++i) cases.push_back(signer.sign(i * 5));
+  cases[4] = mutate(cases[4], signer.rng());
+  std::vector<zkgpu_ed25519_item> items;
+  for (const SigCase& c : cases)
+    items.push_back({c.pk.data(), c.pk.size(), c.sig.data(), c.sig.size(), c.msg.data(), c.msg.size()});
+  const std::vector<uint8_t> want = capi_verdicts(cases, ZKGPU_ED25519_OPENSSL);
+  EXPECT_EQ(std::count(want.begin(), want.end(), 1), 8);
+  uint8_t v[9];
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_items(nullptr, 0, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, nullptr));
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_items(nullptr, 9, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, v),
+                  ZKGPU_INVALID_ARGUMENT, "items");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_items(items.data(), 9, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "verdicts");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_items(items.data(), 9, ZKGPU_ED25519_ZIP215, (zkgpu_backend)7, v),
+                  ZKGPU_INVALID_ARGUMENT, "backend 7");
+  // A NULL with a nonzero length is named by field and index, and nothing is written.
+  auto broken = items;
+  broken[6].signature = nullptr;
+  std::fill(std::begin(v), std::end(v), 3);
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_items(broken.data(), 9, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, v),
+                  ZKGPU_INVALID_ARGUMENT, "signatures[6]");
+  EXPECT_EQ(std::count(std::begin(v), std::end(v), 3), 9);
+  broken = items;
+  broken[8].message = nullptr;
+  broken[8].message_len = 0;  // an empty message may be NULL
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_items(broken.data(), 9, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, v));
+  EXPECT_EQ(v[8], ed25519_verify(cases[8].pk, cases[8].sig, {}) ? 1 : 0);
+  // Verdicts written over the item structs themselves, or over an item's message, are computed
+  // first and then copied: the same verdicts as a separate buffer.
+  for (const bool over_structs : {true, false}) {
+    auto aliased = items;
+    std::vector<SigCase> own = cases;
+    own[2].msg.resize(std::max<size_t>(own[2].msg.size(), 9));
+    aliased[2].message = own[2].msg.data();
+    aliased[2].message_len = own[2].msg.size();
+    std::vector<uint8_t> want_aliased = want;
+    want_aliased[2] = ed25519_verify(own[2].pk, own[2].sig, own[2].msg) ? 1 : 0;
+    auto* out = over_structs ? reinterpret_cast<uint8_t*>(aliased.data()) + 8 : own[2].msg.data();
+    EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_items(aliased.data(), 9, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CPU, out));
+    EXPECT_EQ(std::vector<uint8_t>(out, out + 9), want_aliased)
+        << (over_structs ? "over the structs" : "over a message");
   }
 }
 

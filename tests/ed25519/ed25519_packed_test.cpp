@@ -214,7 +214,9 @@ TEST(Ed25519ChunkPack, EverySourcePacksTheSameBytes) {
       std::memcpy(off, want.data() + lay.offsets() + 8 * j, 16);
       ASSERT_EQ(off[1] - off[0], c.msg.size());
       // An empty message's data() may be null, which memcmp must not get even for 0 bytes.
-      if (!c.msg.empty()) EXPECT_EQ(0, std::memcmp(want.data() + lay.msgs() + off[0], c.msg.data(), c.msg.size()));
+      if (!c.msg.empty()) {
+        EXPECT_EQ(0, std::memcmp(want.data() + lay.msgs() + off[0], c.msg.data(), c.msg.size()));
+      }
     }
   }
   // Malformed items: a 31-byte key, a 65-byte signature.

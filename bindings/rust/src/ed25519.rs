@@ -25,8 +25,11 @@ impl Mode {
     }
 }
 
-/// One signature to check, borrowed from the caller.
+/// One signature to check, borrowed from the caller. `repr(C)`: an array of items is, on every
+/// compiler whose slice references are (pointer, length) pairs, the C ABI's array of
+/// `zkgpu_ed25519_item`, which the library reads in place.
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 pub struct Item<'a> {
     /// 32 bytes; any other length makes the item invalid (`false`), not an error.
     pub public_key: &'a [u8],
@@ -102,18 +105,39 @@ pub fn verify_batch(items: &[Item], mode: Mode, backend: Backend) -> Result<Vec<
 /// [`verify_batch`] writing the C ABI's verdict bytes (1 valid, 0 invalid) into a caller buffer,
 /// for callers that keep one across batches. `verdicts.len()` must equal `items.len()`.
 ///
-/// How the items reach the library: the C ABI's pointer and length arrays, six words an item
-/// written from the contiguous `items` (no item bytes are copied: the library reads them where
-/// they are, and its GPU pack overlaps the kernels of earlier chunks). Why not the packed entry
-/// point: packing would copy 160 bytes an item from scattered places before the call, and at 4096
-/// items that alone is more than the 5% the binding may add. The arrays live in buffers kept
-/// between calls ([`release_buffers`]): fresh pages for 2^20 items (48 MB) cost milliseconds.
+/// How the items reach the library: where `&[u8]` is laid out as (pointer, length), which
+/// [`items_are_c_structs`] checks once, `items` is passed as it is to
+/// `zkgpu_ed25519_verify_batch_items` (nothing is copied or written: the library reads the item
+/// bytes where they are, and its GPU pack overlaps the kernels of earlier chunks). Otherwise the
+/// six pointer and length arrays are written first ([`verify_through_arrays`]). Why not the
+/// packed entry point: packing would copy 160 bytes an item from scattered places before the
+/// call, and at 4096 items that alone is more than the 5% the binding may add.
 pub fn verify_batch_into(
     items: &[Item],
     mode: Mode,
     backend: Backend,
     verdicts: &mut [u8],
 ) -> Result<(), Error> {
+    check_verdict_slots(items, verdicts)?;
+    if !items_are_c_structs() {
+        return verify_through_arrays(items, mode, backend, verdicts);
+    }
+    // SAFETY: items_are_c_structs() checked that Item (repr(C), three slice references) has the
+    // size of zkgpu_ed25519_item and that a slice reference is (pointer, length); every entry
+    // points at a live borrowed slice of the stated length (an empty slice's dangling pointer is
+    // never read: its length is 0); verdicts has n bytes and, a unique borrow, overlaps no input.
+    Error::check(unsafe {
+        sys::zkgpu_ed25519_verify_batch_items(
+            items.as_ptr() as *const sys::zkgpu_ed25519_item,
+            items.len(),
+            mode.raw(),
+            backend.raw(),
+            verdicts.as_mut_ptr(),
+        )
+    })
+}
+
+fn check_verdict_slots(items: &[Item], verdicts: &[u8]) -> Result<(), Error> {
     if verdicts.len() != items.len() {
         return Err(Error::invalid(format!(
             "ed25519::verify_batch_into: {} verdict slots for {} items",
@@ -121,6 +145,48 @@ pub fn verify_batch_into(
             items.len()
         )));
     }
+    Ok(())
+}
+
+/// Whether [`verify_batch_into`] passes the items to the library as they are (see there).
+#[doc(hidden)]
+pub fn reads_items_in_place() -> bool {
+    items_are_c_structs()
+}
+
+/// Whether `[Item]` is the C ABI's `zkgpu_ed25519_item` array: Item has six words and a `&[u8]`
+/// is its data pointer then its length. Rust does not promise the order of a slice reference's two
+/// words, so it is looked at, once, rather than assumed.
+fn items_are_c_structs() -> bool {
+    static LAYOUT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LAYOUT.get_or_init(|| {
+        const WORD: usize = std::mem::size_of::<usize>();
+        if std::mem::size_of::<Item>() != std::mem::size_of::<sys::zkgpu_ed25519_item>()
+            || std::mem::size_of::<&[u8]>() != 2 * WORD
+            || std::mem::align_of::<Item>() != std::mem::align_of::<sys::zkgpu_ed25519_item>()
+        {
+            return false;
+        }
+        let bytes = [1u8, 2, 3];
+        let probe: &[u8] = &bytes;
+        // SAFETY: both types are two words (checked above); the words are only compared.
+        let words: [usize; 2] = unsafe { std::mem::transmute::<&[u8], [usize; 2]>(probe) };
+        words == [probe.as_ptr() as usize, probe.len()]
+    })
+}
+
+/// The other route into the library: the C ABI's six arrays of n words, written from `items`
+/// into buffers kept between calls ([`release_buffers`]; fresh pages for 2^20 items, 48 MB,
+/// cost milliseconds). What [`verify_batch_into`] does where a slice reference is not
+/// (pointer, length); callable on its own so that its tests run everywhere.
+#[doc(hidden)]
+pub fn verify_through_arrays(
+    items: &[Item],
+    mode: Mode,
+    backend: Backend,
+    verdicts: &mut [u8],
+) -> Result<(), Error> {
+    check_verdict_slots(items, verdicts)?;
     let n = items.len();
     let mut words = Words::take(6 * n);
     fill_arrays(items, words.slice(6 * n));
@@ -193,7 +259,7 @@ pub fn verify_packed_into(
     })
 }
 
-/// Frees the buffers [`verify_batch`] keeps for its pointer arrays (as large as the largest
+/// Frees the buffers [`verify_through_arrays`] keeps for its pointer arrays (as large as the largest
 /// recent batches, 48 bytes an item); the next call allocates what it needs.
 pub fn release_buffers() {
     POOL.lock().unwrap_or_else(|e| e.into_inner()).clear();

@@ -86,6 +86,17 @@ pub const ZKGPU_ED25519_ZIP215: zkgpu_ed25519_mode = 2;
 pub const ZKGPU_ED25519_PUBLIC_KEY_BYTES: usize = 32;
 pub const ZKGPU_ED25519_SIGNATURE_BYTES: usize = 64;
 
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct zkgpu_ed25519_item {
+    pub public_key: *const u8,
+    pub public_key_len: usize,
+    pub signature: *const u8,
+    pub signature_len: usize,
+    pub message: *const u8,
+    pub message_len: usize,
+}
+
 pub type zkgpu_g1_encoding = c_int;
 pub const ZKGPU_G1_COMPRESSED: zkgpu_g1_encoding = 0;
 pub const ZKGPU_G1_UNCOMPRESSED: zkgpu_g1_encoding = 1;
@@ -287,6 +298,13 @@ extern "C" {
         signature_lens: *const usize,
         messages: *const *const u8,
         message_lens: *const usize,
+        n: usize,
+        mode: zkgpu_ed25519_mode,
+        backend: zkgpu_backend,
+        verdicts: *mut u8,
+    ) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_items(
+        items: *const zkgpu_ed25519_item,
         n: usize,
         mode: zkgpu_ed25519_mode,
         backend: zkgpu_backend,

@@ -6,8 +6,8 @@ mod common;
 
 use common::{backends, hex, read_json, read_vector, Json};
 use zkgpu::ed25519::{
-    release_buffers, verify_batch, verify_batch_into, verify_packed, verify_packed_into, Item,
-    Mode, PackedBatch,
+    reads_items_in_place, release_buffers, verify_batch, verify_batch_into, verify_packed,
+    verify_packed_into, verify_through_arrays, Item, Mode, PackedBatch,
 };
 use zkgpu::{Backend, ErrorKind};
 
@@ -293,7 +293,33 @@ fn wrong_lengths_are_invalid_items_not_errors() {
                 expect,
                 "{m:?} {b:?}"
             );
+            assert_eq!(through_arrays(&items(&cases), m, b), expect, "{m:?} {b:?}");
         }
+    }
+}
+
+// The other route into the library (the six arrays), as verify_batch_into takes it on a compiler
+// whose slice references are not (pointer, length).
+fn through_arrays(items: &[Item], m: Mode, b: Backend) -> Vec<bool> {
+    let mut out = vec![7u8; items.len()];
+    verify_through_arrays(items, m, b, &mut out).unwrap();
+    out.into_iter().map(|v| v == 1).collect()
+}
+
+// The items reach the library as they are (zkgpu_ed25519_verify_batch_items) on this compiler:
+// if a toolchain changes the slice layout, this says the binding lost its fast route.
+#[test]
+fn items_are_read_in_place() {
+    assert!(reads_items_in_place());
+    let cases = mutated_cases();
+    for m in MODES {
+        let want = verify_batch(&items(&cases), m, Backend::Cpu).unwrap();
+        assert_eq!(
+            through_arrays(&items(&cases), m, Backend::Cpu),
+            want,
+            "{m:?}"
+        );
+        assert_eq!(want.iter().filter(|&&v| !v).count(), 60, "{m:?}");
     }
 }
 
@@ -475,14 +501,15 @@ fn large_batches_take_the_threaded_path() {
     let big: Vec<Item> = (0..n).map(|i| views[i % views.len()]).collect();
     let want: Vec<bool> = verify_batch(&items(&base), Mode::Openssl, Backend::Cpu).unwrap();
     for b in backends() {
-        let got = verify_batch(&big, Mode::Openssl, b).unwrap();
+        let got = through_arrays(&big, Mode::Openssl, b);
         assert!((0..n).all(|i| got[i] == want[i % base.len()]), "{b:?}");
-        let small = verify_batch(&big[..1000], Mode::Openssl, b).unwrap();
+        let small = through_arrays(&big[..1000], Mode::Openssl, b);
         assert_eq!(small[..], got[..1000]);
+        assert_eq!(verify_batch(&big, Mode::Openssl, b).unwrap(), got, "{b:?}");
     }
     release_buffers();
     assert_eq!(
-        verify_batch(&big[..7], Mode::Openssl, Backend::Cpu).unwrap(),
+        through_arrays(&big[..7], Mode::Openssl, Backend::Cpu),
         want[..7]
     );
 }
