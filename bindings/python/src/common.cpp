@@ -112,36 +112,44 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
   if (n < 0) throw nb::python_error();
   n_ = size_t(n);
   views_.reserve(size_t(n));
-  held_.reserve(size_t(n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    nb::object item = nb::steal(PySequence_GetItem(items.ptr(), i));
-    if (!item.is_valid()) throw nb::python_error();
-    if (PyBytes_Check(item.ptr())) {  // the common case, without a buffer request
-      views_.push_back(
-          {reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(item.ptr())), size_t(PyBytes_GET_SIZE(item.ptr()))});
-      Held h;
-      h.view.obj = item.release().ptr();  // owned reference, dropped in the destructor
-      held_.push_back(h);
-      continue;
+  refs_.reserve(size_t(n));
+  const bool is_list = PyList_Check(items.ptr());
+  try {
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      // A list's item without the generic call; a buffer request can run Python code that
+      // shortens the list, hence the size check each time.
+      if (is_list && i >= PyList_GET_SIZE(items.ptr()))
+        throw_invalid(std::string(what) + ": the list changed size while its items were read");
+      PyObject* item = is_list ? PyList_GET_ITEM(items.ptr(), i) : PySequence_GetItem(items.ptr(), i);
+      if (item == nullptr) throw nb::python_error();
+      if (is_list) Py_INCREF(item);
+      refs_.push_back(item);
+      if (PyBytes_Check(item)) {  // the common case, without a buffer request
+        views_.push_back({reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(item)), size_t(PyBytes_GET_SIZE(item))});
+        continue;
+      }
+      Py_buffer view{};
+      if (PyUnicode_Check(item) || PyObject_GetBuffer(item, &view, PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        throw_invalid(std::string(what) + "[" + std::to_string(i) + "] is a " +
+                      nb::type_name(nb::handle(item).type()).c_str() + ", not a bytes-like object");
+      }
+      buffers_.push_back(view);
+      views_.push_back({static_cast<const uint8_t*>(view.buf), size_t(view.len)});
     }
-    Py_buffer view{};
-    if (PyUnicode_Check(item.ptr()) || PyObject_GetBuffer(item.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
-      PyErr_Clear();
-      throw_invalid(std::string(what) + "[" + std::to_string(i) + "] is a " + nb::type_name(item.type()).c_str() +
-                    ", not a bytes-like object");
-    }
-    views_.push_back({static_cast<const uint8_t*>(view.buf), size_t(view.len)});
-    held_.push_back({view, true});
+  } catch (...) {
+    release();  // a constructor that throws runs no destructor
+    throw;
   }
 }
 
-ByteItems::~ByteItems() {
-  for (Held& h : held_) {
-    if (h.is_view)
-      PyBuffer_Release(&h.view);
-    else
-      Py_XDECREF(h.view.obj);
-  }
+ByteItems::~ByteItems() { release(); }
+
+void ByteItems::release() {
+  for (Py_buffer& b : buffers_) PyBuffer_Release(&b);
+  for (PyObject* r : refs_) Py_DECREF(r);
+  buffers_.clear();
+  refs_.clear();
 }
 
 void check_capi(int status) {

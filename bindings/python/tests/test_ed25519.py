@@ -1,6 +1,8 @@
 """Ed25519 batches through Python: RFC 8032 and Wycheproof known answers, every input form, wrong
 lengths as invalid items, and the modes."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -79,6 +81,19 @@ def test_bad_arguments():
         zkgpu.ed25519_verify_batch(pk, sig, ["text"] * len(pk))
     with pytest.raises(zkgpu.InvalidArgument, match="single bytes"):
         zkgpu.ed25519_verify_batch(pk[0], sig[0], msg[0])
+
+
+def test_a_refused_item_releases_the_items_before_it():
+    # The items read before the bad one (bytes and buffer views alike) are let go again: their
+    # reference counts and buffer exports are as before the call.
+    pk, sig, msg = rfc_items()
+    held = [bytes([7]) * 41, bytearray(b"view"), memoryview(b"mv" * 9)]
+    before = [sys.getrefcount(x) for x in held]
+    for _ in range(3):
+        with pytest.raises(zkgpu.InvalidArgument, match=r"messages\[3\] is a str"):
+            zkgpu.ed25519_verify_batch(pk[:4], sig[:4], held + ["text"])
+    assert [sys.getrefcount(x) for x in held] == before
+    held[1].extend(b"!")  # resizing a bytearray fails while a buffer view of it is exported
 
 
 @pytest.mark.parametrize("mode", ["openssl", "strict", "zip215"])
