@@ -312,5 +312,8 @@ def test_bench_reports_json(idle_cluster, tmp_path):
                        "--gpu", "no", "--json", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["backend"] == "cpu" and report["direct"]["items_per_s"] > 0
-    assert [r["workers"] for r in report["workers"]] == [1, 2]
+    assert [(r["workers"], r["inputs"]) for r in report["workers"]] == [
+        (1, "arrays"), (1, "refs"), (2, "arrays"), (2, "refs")]
     assert all(r["items_per_s"] > 0 for r in report["workers"])
+    assert report["put_seconds"] > 0
+    assert "refs" in bench.table(report)

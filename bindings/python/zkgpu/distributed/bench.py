@@ -3,7 +3,8 @@
 Each row runs the same batches: "direct" calls the library in this process one batch after
 another (what a user without Ray would write; the CPU backend on all of this host's threads),
 then a Pool of 1, 2, ... workers runs them through imap (a CPU worker gets the threads of its
-cpus_per_worker: Ray sets OMP_NUM_THREADS to them). The workers are started and warmed (one
+cpus_per_worker: Ray sets OMP_NUM_THREADS to them), once with the batches as arrays (the driver
+puts each into the object store) and once as references to a batch stored before the clock. The workers are started and warmed (one
 batch each) before the clock starts; every run's results are checked against the direct ones.
 """
 
@@ -50,6 +51,17 @@ def _same(a, b):
     return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
+def _put_seconds(batch, runs=3):
+    """The median time of one ray.put of the batch: the driver's copy into the object store."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        ref = ray.put(batch)
+        times.append(time.perf_counter() - start)
+        del ref
+    return sorted(times)[len(times) // 2]
+
+
 def bench(op, worker_counts, batches, batch_size, gpu, log):
     make, fn = OPS[op]
     batch = make(batch_size)
@@ -64,31 +76,38 @@ def bench(op, worker_counts, batches, batch_size, gpu, log):
               "ray_version": ray.__version__, "zkgpu_version": zkgpu.__version__,
               "driver_threads": zkgpu.cpu_features()["threads"],
               "direct": {"seconds": seconds, "items_per_s": batches * batch_size / seconds},
-              "workers": rows}
-    log(f"direct: {report['direct']['items_per_s']:.0f} items/s")
+              "put_seconds": _put_seconds(batch), "workers": rows}
+    log(f"direct: {report['direct']['items_per_s']:.0f} items/s; one ray.put of a batch: "
+        f"{1e3 * report['put_seconds']:.1f} ms")
+    # Two ways in: "arrays", each batch handed over as NumPy arrays, which the driver copies into
+    # the object store on the way (ray.put); "refs", the batch already there (as an upstream Ray
+    # task leaves its output), which measures the scheduling alone.
+    stored = ray.put(batch)
     for count in worker_counts:
         with Pool(workers=count, gpu=gpu) as pool:
             list(imap(fn, [batch] * count, pool=pool))
-            seconds, results = _timed(lambda: list(imap(fn, items, pool=pool)))
-        if not _same(results, direct):
-            raise SystemExit(f"bench: {count} workers gave other results than the direct calls")
-        rate = batches * batch_size / seconds
-        rows.append({"workers": count, "seconds": seconds, "items_per_s": rate,
-                     "vs_direct": rate / report["direct"]["items_per_s"]})
-        log(f"{count} workers: {rate:.0f} items/s")
+            for inputs, sent in (("arrays", items), ("refs", [stored] * batches)):
+                seconds, results = _timed(lambda: list(imap(fn, sent, pool=pool)))
+                if not _same(results, direct):
+                    raise SystemExit(f"bench: {count} workers gave other results than the direct calls")
+                rate = batches * batch_size / seconds
+                rows.append({"workers": count, "inputs": inputs, "seconds": seconds, "items_per_s": rate,
+                             "vs_direct": rate / report["direct"]["items_per_s"]})
+                log(f"{count} workers, {inputs}: {rate:.0f} items/s")
     return report
 
 
 def table(report):
     lines = [f"{report['op']}: {report['batches']} batches of {report['batch_size']}, backend "
              f"{report['backend']}, {report['cpus_per_worker']} CPU(s) per worker"
-             f"{', one GPU each' if report['gpu_workers'] else ''}",
-             f"{'workers':>8} {'seconds':>9} {'items/s':>12} {'vs direct':>10}"]
+             f"{', one GPU each' if report['gpu_workers'] else ''}; one ray.put of a batch "
+             f"{1e3 * report['put_seconds']:.1f} ms",
+             f"{'workers':>8} {'inputs':>7} {'seconds':>9} {'items/s':>12} {'vs direct':>10}"]
     direct = report["direct"]
-    lines.append(f"{'direct':>8} {direct['seconds']:9.3f} {direct['items_per_s']:12.0f} "
+    lines.append(f"{'direct':>8} {'-':>7} {direct['seconds']:9.3f} {direct['items_per_s']:12.0f} "
                  f"{1.0:10.2f}")
     for row in report["workers"]:
-        lines.append(f"{row['workers']:>8} {row['seconds']:9.3f} {row['items_per_s']:12.0f} "
+        lines.append(f"{row['workers']:>8} {row['inputs']:>7} {row['seconds']:9.3f} {row['items_per_s']:12.0f} "
                      f"{row['vs_direct']:10.2f}")
     return "\n".join(lines)
 
