@@ -18,6 +18,13 @@ def test_bench_smoke(op, capsys):
         assert r["python_s"] > 0 and r["cpp_s"] > 0 and r["backend"] == "cpu"
 
 
+def test_ed25519_message_rows(capsys):
+    assert _bench.main(["ed25519", "--sizes", "5", "--backend", "cpu", "--min-time", "0.001", "--rounds", "1",
+                        "--no-bar", "--json", "--messages", "rows"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["items"] == 5 and row["python_s"] > 0
+
+
 def test_table_and_module_entry_point():
     out = subprocess.run([sys.executable, "-m", "zkgpu", "bench", "ntt", "--sizes", "4", "--backend", "cpu",
                           "--min-time", "0.001", "--no-bar"], capture_output=True, text=True, check=True).stdout

@@ -4,7 +4,8 @@ for the same work, per size and backend, and the CPU-vs-GPU throughput curve.
 The C++ side is a timing helper of the module (zkgpu._core.time_*) that calls the library in a C++
 loop on inputs prepared once, as a C++ user would (an Ed25519PackedBatch over the same arrays,
 Montgomery buffers, an MSM bases handle); the Python side times the public function on NumPy
-arrays (Ed25519 messages as a list of bytes, the form Python code has). Both loops are the same:
+arrays (Ed25519 messages as a list of bytes, the form Python code has, or with --messages rows the
+(n, L) array the C++ side reads). Both loops are the same:
 one warm-up call, then calls until --min-time seconds have passed, giving the mean per call; the two
 alternate for --rounds rounds and each side reports its best round (a shared machine's noise
 lands on both). The overhead is (python - c++) / c++. tqdm, if installed, shows a progress bar; --plot FILE.png
@@ -50,14 +51,16 @@ def _time(call, min_seconds: float) -> tuple[float, int]:
             return elapsed / calls, calls
 
 
-def _case(op: str, n: int, backend: str, rng):
-    """(python call, c++ timer) for n items of op."""
+def _case(op: str, n: int, backend: str, rng, messages: str = "list"):
+    """(python call, c++ timer) for n items of op; messages: the Ed25519 messages' form in the
+    Python call ("list" of bytes, or "rows": the (n, L) uint8 array the C++ side reads)."""
     if op == "ed25519":
         pk = np.frombuffer(_ED_PK * n, np.uint8).reshape(n, 32)
         sig = np.frombuffer(_ED_SIG * n, np.uint8).reshape(n, 64)
         msgs = [_ED_MSG] * n
         msg_rows = np.frombuffer(_ED_MSG * n, np.uint8).reshape(n, len(_ED_MSG))
-        return (lambda: ed25519_verify_batch(pk, sig, msgs, backend=backend),
+        py_msgs = msgs if messages == "list" else msg_rows
+        return (lambda: ed25519_verify_batch(pk, sig, py_msgs, backend=backend),
                 lambda t: _core.time_ed25519(pk, sig, msg_rows, "openssl", backend, t))
     if op == "ntt":
         log_n = max(0, (n - 1).bit_length())
@@ -76,13 +79,14 @@ def _case(op: str, n: int, backend: str, rng):
     raise ValueError(op)
 
 
-def run(op: str, sizes, backends, min_seconds: float, show_bar: bool = True, rounds: int = 3) -> list[dict]:
+def run(op: str, sizes, backends, min_seconds: float, show_bar: bool = True, rounds: int = 3,
+        messages: str = "list") -> list[dict]:
     rng = np.random.default_rng(1)
     steps = [(n, b) for n in sizes for b in backends]
     bar = _bar(len(steps), f"bench {op}") if show_bar else None
     rows = []
     for n, b in steps:
-        py_call, cpp_timer = _case(op, n, b, rng)
+        py_call, cpp_timer = _case(op, n, b, rng, messages)
         py_s = cpp_s = float("inf")
         py_calls = cpp_calls = 0
         for _ in range(rounds):
@@ -153,6 +157,9 @@ def main(argv=None) -> int:
     p.add_argument("--plot", metavar="FILE.png", help="draw the throughput curve (matplotlib)")
     p.add_argument("--json", action="store_true", help="one JSON object per measurement instead of the table")
     p.add_argument("--no-bar", action="store_true", help="no progress bar")
+    p.add_argument("--messages", default="list", choices=("list", "rows"),
+                   help="ed25519: the Python call's messages as a list of bytes (default) or the (n, L) "
+                        "uint8 array the C++ side reads, in place")
     a = p.parse_args(argv)
     try:
         sizes = [int(s) for s in a.sizes.split(",") if s]
@@ -171,7 +178,7 @@ def main(argv=None) -> int:
             raise SystemExit("zkgpu bench: --plot needs matplotlib (pip install matplotlib, or zkgpu[bench])")
     if a.rounds < 1:
         p.error("--rounds must be at least 1")
-    rows = run(a.op, sizes, backends, a.min_time, show_bar=not a.no_bar, rounds=a.rounds)
+    rows = run(a.op, sizes, backends, a.min_time, show_bar=not a.no_bar, rounds=a.rounds, messages=a.messages)
     if a.json:
         for r in rows:
             print(json.dumps(r))
