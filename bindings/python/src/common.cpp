@@ -111,7 +111,6 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
   const Py_ssize_t n = PySequence_Size(items.ptr());
   if (n < 0) throw nb::python_error();
   n_ = size_t(n);
-  views_.reserve(size_t(n));
   refs_.reserve(size_t(n));
   const bool is_list = PyList_Check(items.ptr());
   try {
@@ -125,8 +124,12 @@ ByteItems::ByteItems(nb::handle items, const char* what) {
       if (is_list) Py_INCREF(item);
       refs_.push_back(item);
       if (PyBytes_Check(item)) {  // the common case, without a buffer request
-        views_.push_back({reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(item)), size_t(PyBytes_GET_SIZE(item))});
+        if (!views_.empty()) views_.push_back(bytes_view(item));
         continue;
+      }
+      if (views_.empty()) {  // the first item that is not bytes: the views of those before it
+        views_.reserve(size_t(n));
+        for (Py_ssize_t j = 0; j < i; ++j) views_.push_back(bytes_view(refs_[size_t(j)]));
       }
       Py_buffer view{};
       if (PyUnicode_Check(item) || PyObject_GetBuffer(item, &view, PyBUF_C_CONTIGUOUS) != 0) {

@@ -47,6 +47,11 @@ def test_array_and_sequence_inputs_agree():
     np.testing.assert_array_equal(
         zkgpu.ed25519_verify_batch([bytearray(p) for p in pk], tuple(memoryview(s) for s in sig),
                                    [np.frombuffer(m, np.uint8) for m in msg]), want)
+    # Bytes and other bytes-like items mixed, the first non-bytes one after bytes and before them.
+    for first_other in range(len(pk)):
+        mixed = [bytearray(p) if i >= first_other and i % 2 == first_other % 2 else p for i, p in enumerate(pk)]
+        mixed_msg = [memoryview(m) if i == first_other else m for i, m in enumerate(msg)]
+        np.testing.assert_array_equal(zkgpu.ed25519_verify_batch(mixed, sig, mixed_msg), want)
 
 
 def test_tampering_is_per_item():
