@@ -496,13 +496,18 @@ struct BenchOptions {
   unsigned vars = 0, fold = 4, rate = 1, security = 100, pow_budget = 16;
   int runs = 3;
   uint64_t seed = 1;
-  bool json = false, csv = false, list = false;
+  bool json = false, csv = false, list = false, profile = false;
 };
 
 struct BenchRow {
   BenchConfig cfg;
   std::vector<double> cpu_runs, gpu_runs, verify_runs;  // ms
   double cpu_ms = -1, gpu_ms = -1, verify_ms = -1;      // medians; -1: not measured
+  double verify_1t_ms = -1;                             // median on one OpenMP thread
+  // --profile: per GPU stage (prove --profile's names, in the order they first ran), the median
+  // over `runs` further proves of its summed device ms; "host" is the time between stages.
+  std::vector<std::pair<std::string, double>> gpu_stages;
+  double gpu_profiled_wall_ms = -1;
   size_t proof_bytes = 0;
   int identical = -1;  // CPU and GPU proofs byte-identical: 1 / 0, -1 when not both ran
   bool accepted = true;
@@ -527,6 +532,26 @@ std::vector<uint8_t> time_prove(const WhirConfig& c, std::span<const BabyBear> e
     out.push_back(ms_since(t0));
   }
   return whir::write_proof_file(c, claims, proof);
+}
+
+// `bench --profile`: `runs` more GPU proves with stage times (each stage synchronised, so these
+// runs are not the timed ones), and per stage the median of its summed device ms.
+void profile_gpu_stages(const WhirConfig& c, std::span<const BabyBear> evals, std::span<const whir::Claim> claims,
+                        int runs, BenchRow& row) {
+  std::vector<std::pair<std::string, std::vector<double>>> by_name;
+  std::vector<double> walls;
+  for (int i = 0; i < runs; ++i) {
+    PhaseTimes t;
+    (void)whir::prove(c, evals, claims, whir::ProveOptions{.backend = Backend::Cuda, .phase_times = &t});
+    walls.push_back(t.wall_ms);
+    for (const PhaseSum& e : sum_phases_by_name(t)) {
+      auto it = std::find_if(by_name.begin(), by_name.end(), [&](const auto& b) { return b.first == e.name; });
+      if (it == by_name.end()) it = by_name.insert(by_name.end(), {e.name, {}});
+      it->second.push_back(e.ms);
+    }
+  }
+  for (auto& [name, ms] : by_name) row.gpu_stages.emplace_back(name, median_ms(ms));
+  row.gpu_profiled_wall_ms = median_ms(walls);
 }
 
 BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o) {
@@ -568,6 +593,7 @@ BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o) {
   }
   row.cpu_ms = median_ms(row.cpu_runs);
   row.gpu_ms = median_ms(row.gpu_runs);
+  if (o.profile && !gpu_file.empty()) profile_gpu_stages(c, evals, claims, o.runs, row);
   if (!cpu_file.empty() && !gpu_file.empty()) row.identical = cpu_file == gpu_file ? 1 : 0;
   const std::vector<uint8_t>& file = cpu_file.empty() ? gpu_file : cpu_file;
   if (!file.empty()) {
@@ -585,6 +611,18 @@ BenchRow bench_one(const BenchConfig& bc, const BenchOptions& o) {
       }
     }
     row.verify_ms = median_ms(row.verify_runs);
+    // The same verification on one thread (issue 18's figure): the verifier hashes its Merkle
+    // paths on OpenMP threads; this sets the calling thread's team size only.
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    std::vector<double> one_thread;
+    for (int i = 0; i < std::max(o.runs, 3) && row.accepted; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      if (!whir::verify(c, pf.claims, pf.proof).accepted) row.accepted = false;
+      one_thread.push_back(ms_since(t0));
+    }
+    omp_set_num_threads(threads);
+    row.verify_1t_ms = median_ms(one_thread);
   }
   return row;
 }
@@ -687,10 +725,17 @@ int run_bench(const BenchOptions& o, bool single) {
           {"cpu_runs_ms", r.cpu_runs},
           {"gpu_runs_ms", r.gpu_runs},
           {"verify_ms", ms_or_null(r.verify_ms)},
+          {"verify_1t_ms", ms_or_null(r.verify_1t_ms)},
           {"proof_bytes", r.proof_bytes},
           {"accepted", r.accepted},
           {"proofs_identical", r.identical < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.identical == 1)}};
       if (!r.error.empty()) x["error"] = r.error;
+      if (!r.gpu_stages.empty()) {
+        nlohmann::json st = nlohmann::json::object();
+        for (const auto& [name, ms] : r.gpu_stages) st[name] = ms;
+        x["gpu_stages_ms"] = std::move(st);
+        x["gpu_profiled_wall_ms"] = r.gpu_profiled_wall_ms;
+      }
       j["rows"].push_back(std::move(x));
     }
     std::cout << j.dump(2) << "\n";
@@ -722,6 +767,16 @@ int run_bench(const BenchOptions& o, bool single) {
                   format_time(r.cfg.m1_cpu).c_str(), format_time(r.cfg.m1_gpu).c_str(),
                   fmt_ratio(r.cfg.m1_cpu, r.cfg.m1_gpu).c_str(), r.proof_bytes, format_time(r.verify_ms).c_str(),
                   check.c_str());
+    }
+    for (const BenchRow& r : rows) {
+      if (r.verify_1t_ms >= 0)
+        std::printf("# n=%u fold=%u rate=%u: verify on one thread %s ms\n", r.cfg.n, r.cfg.fold, r.cfg.rate,
+                    format_time(r.verify_1t_ms).c_str());
+      if (r.gpu_stages.empty()) continue;
+      std::printf("# n=%u fold=%u rate=%u GPU stages (device ms, median of %d profiled proves; host = between stages):",
+                  r.cfg.n, r.cfg.fold, r.cfg.rate, o.runs);
+      for (const auto& [name, ms] : r.gpu_stages) std::printf(" %s %.3f;", name.c_str(), ms);
+      std::printf(" wall %.3f\n", r.gpu_profiled_wall_ms);
     }
   }
   // Exit 1 when a proof was rejected, the backends disagree or a configuration failed.
@@ -799,6 +854,8 @@ void add_whir_command(CLI::App& app) {
   bench->add_option("--pow-budget", bo->pow_budget, "PoW budget in bits");
   bench->add_option("--seed", bo->seed, "Seed of the random polynomials and points");
   bench->add_flag("--list", bo->list, "Print the grid (with the published M1 figures) without running it");
+  bench->add_flag("--profile", bo->profile,
+                  "Also prove --runs more times on the GPU with stage times and report each stage's median");
   auto* js = bench->add_flag("--json", bo->json, "Print JSON");
   auto* cs = bench->add_flag("--csv", bo->csv, "Print CSV");
   js->excludes(cs);

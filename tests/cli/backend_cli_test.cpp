@@ -163,6 +163,28 @@ TEST(BackendCli, ChoicesAreCheckedByTheParser) {
   EXPECT_EQ(nlohmann::json::parse(both.out)["backend"], "all");
 }
 
+// whir bench: the verification on one thread beside the default one, and --profile's GPU stages
+// (a row only when the GPU ran; each stage a positive median, the stages inside the wall time).
+TEST(BackendCli, WhirBenchReportsOneThreadVerifyAndGpuStages) {
+  const CliRun r = run_cli("whir bench --vars 14 --runs 2 --profile --json --backend all", std::nullopt, true);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  const auto row = nlohmann::json::parse(r.out)["rows"].at(0);
+  EXPECT_GT(row["verify_ms"].get<double>(), 0);
+  EXPECT_GT(row["verify_1t_ms"].get<double>(), 0);
+  if (!cuda_usable()) {
+    EXPECT_FALSE(row.contains("gpu_stages_ms"));
+    return;
+  }
+  const auto& stages = row.at("gpu_stages_ms");
+  ASSERT_TRUE(stages.contains("merkle") && stages.contains("lde")) << stages.dump();
+  double sum = 0;
+  for (const auto& [name, ms] : stages.items()) {
+    EXPECT_GT(ms.get<double>(), 0) << name;
+    sum += ms.get<double>();
+  }
+  EXPECT_LE(sum, row["gpu_profiled_wall_ms"].get<double>() * 1.01);
+}
+
 TEST(BackendCli, HelpListsTheChoicesAndTheDefaults) {
   struct Case {
     std::string args;
