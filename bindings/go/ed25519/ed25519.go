@@ -85,7 +85,9 @@ func BatchVerify(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte) []bool 
 //
 // The batch is copied (on GOMAXPROCS goroutines for large batches) into one C buffer kept between
 // calls, in the packed layout of zkgpu_ed25519_verify_batch_packed, which the library reads in
-// place: on the GPU its chunks are a few memcpys into pinned memory (pack.go).
+// place: on the GPU its chunks are a few memcpys into pinned memory (pack.go). A batch of 2^19
+// items or more goes in pieces, each packed while the library verifies the one before
+// (pipeline.go).
 func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opts Options) ([]bool, error) {
 	n := len(pubs)
 	if len(msgs) != n || len(sigs) != n {
@@ -97,21 +99,30 @@ func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opt
 	if n == 0 {
 		return []bool{}, nil
 	}
+	if n >= 2*subBatch {
+		return verifyPieces(pubs, msgs, sigs, opts, subBatch)
+	}
 	p, err := pack(pubs, msgs, sigs)
 	if err != nil {
 		return nil, err
 	}
 	defer p.free()
-	err = cabi.Call(func() int32 {
-		return int32(C.zkgpu_ed25519_verify_batch_packed(
-			(*C.uint8_t)(p.keys()), (*C.uint8_t)(p.sigs()), (*C.uint8_t)(p.messages()),
-			(*C.uint64_t)(p.offsets()), C.size_t(n), C.zkgpu_ed25519_mode(opts.Mode),
-			C.zkgpu_backend(opts.Backend), (*C.uint8_t)(p.verdicts())))
-	})
-	if err != nil {
+	if err := verifyPacked(p, opts); err != nil {
 		return nil, err
 	}
-	return p.results(pubs, sigs), nil
+	out := make([]bool, n)
+	p.resultsInto(out, pubs, sigs)
+	return out, nil
+}
+
+// verifyPacked runs the library on a packed batch; the verdicts land in p.verdicts().
+func verifyPacked(p *packed, opts Options) error {
+	return cabi.Call(func() int32 {
+		return int32(C.zkgpu_ed25519_verify_batch_packed(
+			(*C.uint8_t)(p.keys()), (*C.uint8_t)(p.sigs()), (*C.uint8_t)(p.messages()),
+			(*C.uint64_t)(p.offsets()), C.size_t(p.n), C.zkgpu_ed25519_mode(opts.Mode),
+			C.zkgpu_backend(opts.Backend), (*C.uint8_t)(p.verdicts())))
+	})
 }
 
 // BatchVerifyPacked verifies a batch that is already packed, with no copy: n = len(keys)/32

@@ -94,10 +94,10 @@ func pack(pubs []ed25519.PublicKey, msgs, sigs [][]byte) (*packed, error) {
 	return p, nil
 }
 
-// results reads the verdicts (1 valid, anything else invalid) as bools, false for a malformed
-// item; on goroutines for big batches.
-func (p *packed) results(pubs []ed25519.PublicKey, sigs [][]byte) []bool {
-	out := make([]bool, p.n)
+// resultsInto writes the verdicts (1 valid, anything else invalid) into out[:p.n] as bools, false
+// for a malformed item (pubs and sigs: the items p was packed from); on goroutines for big
+// batches.
+func (p *packed) resultsInto(out []bool, pubs []ed25519.PublicKey, sigs [][]byte) {
 	v := unsafe.Slice((*byte)(p.verdicts()), p.n)
 	const chunk = 1 << 14
 	cabi.ForChunks((p.n+chunk-1)/chunk, func(c int) {
@@ -105,7 +105,6 @@ func (p *packed) results(pubs []ed25519.PublicKey, sigs [][]byte) []bool {
 			out[i] = v[i] == 1 && wellFormed(pubs, sigs, i)
 		}
 	})
-	return out
 }
 
 func (p *packed) free() {
