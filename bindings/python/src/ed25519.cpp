@@ -1,8 +1,9 @@
-// Ed25519 batch verification (zkgpu/ed25519.hpp) through the packed batch: keys, signatures and
-// messages as contiguous arrays. A 2-D uint8 array goes in as it is; a sequence of bytes-like
-// objects is packed once (one copy into one buffer, with the messages' offsets). A key or
-// signature of the wrong length is an invalid item (False), as in the C ABI: it is packed as
-// zeros and its verdict cleared, since the C++ batch cannot represent it.
+// Ed25519 batch verification. Three 2-D uint8 arrays of the right widths go to the packed batch
+// (zkgpu/ed25519.hpp) in place. Any other mix (a sequence of bytes-like objects for some part, or
+// keys/signatures of another width) goes to the C ABI's item call (zkgpu_ed25519_verify_batch_items)
+// as one (pointer, length) record per item into the Python objects' own memory: the library
+// copies each chunk once, straight into its pinned staging, while the GPU verifies the chunk
+// before. A key or signature of the wrong length is an invalid item (False), as in the C ABI.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -38,24 +39,21 @@ std::span<const uint8_t> fixed_width(const ByteItems& items, size_t width, std::
   return packed;
 }
 
-// The messages back to back and their n + 1 offsets: an array's rows in place, else packed.
-std::span<const uint8_t> messages_of(const ByteItems& items, std::vector<uint8_t>& packed,
-                                     std::vector<uint64_t>& offsets) {
-  const size_t n = items.size();
-  offsets.resize(n + 1);
-  if (items.is_array()) {
-    const size_t w = items.width();
+// An array's rows as packed messages: offsets i * width.
+std::vector<uint64_t> row_offsets(const ByteItems& rows) {
+  const size_t n = rows.size(), w = rows.width();
+  std::vector<uint64_t> offsets(n + 1);
 #pragma omp parallel for schedule(static) if (n >= 65536)
-    for (size_t i = 0; i <= n; ++i) offsets[i] = uint64_t(i) * w;
-    return {items.data(), n * w};
-  }
-  offsets[0] = 0;
-  for (size_t i = 0; i < n; ++i) offsets[i + 1] = offsets[i] + items[i].size();
-  packed.resize(offsets[n]);
-#pragma omp parallel for schedule(static) if (n >= 65536)
-  for (size_t i = 0; i < n; ++i)
-    if (!items[i].empty()) std::memcpy(packed.data() + offsets[i], items[i].data(), items[i].size());
-  return packed;
+  for (size_t i = 0; i <= n; ++i) offsets[i] = uint64_t(i) * w;
+  return offsets;
+}
+
+// The (pointer, length) records of the C ABI's item call. Kept per thread between calls: a fresh
+// vector is fresh pages (48 MB at 2^20 items), whose faults cost more than filling them.
+std::vector<zkgpu_ed25519_item>& item_records(size_t n) {
+  thread_local std::vector<zkgpu_ed25519_item> records;
+  records.resize(n);
+  return records;
 }
 
 void verify_into(nb::handle public_keys, nb::handle signatures, nb::handle messages, U8Out out, std::string_view mode,
@@ -69,17 +67,27 @@ void verify_into(nb::handle public_keys, nb::handle signatures, nb::handle messa
                   std::to_string(msg.size()) + " messages: the three must have one entry per item");
   if (out.size() != n) throw_invalid("out must hold one verdict per item");
   nb::gil_scoped_release unlocked;
-  std::vector<uint8_t> bad(n, 0), pk_packed, sig_packed, msg_packed;
-  std::vector<uint64_t> offsets;
-  Ed25519PackedBatch batch;
-  batch.public_keys = fixed_width(pk, ED25519_PUBLIC_KEY_BYTES, pk_packed, bad);
-  batch.signatures = fixed_width(sig, ED25519_SIGNATURE_BYTES, sig_packed, bad);
-  batch.messages = messages_of(msg, msg_packed, offsets);
-  batch.message_offsets = offsets;
-  ed25519_verify_batch(batch, {out.data(), n}, md, Ed25519BatchOptions{.backend = b});
-  if (!pk_packed.empty() || !sig_packed.empty())
-    for (size_t i = 0; i < n; ++i)
-      if (bad[i]) out.data()[i] = 0;
+  if (pk.is_array() && pk.width() == ED25519_PUBLIC_KEY_BYTES && sig.is_array() &&
+      sig.width() == ED25519_SIGNATURE_BYTES && msg.is_array()) {
+    const std::vector<uint64_t> offsets = row_offsets(msg);
+    const Ed25519PackedBatch batch{.public_keys = {pk.data(), n * ED25519_PUBLIC_KEY_BYTES},
+                                   .signatures = {sig.data(), n * ED25519_SIGNATURE_BYTES},
+                                   .messages = {msg.data(), n * msg.width()},
+                                   .message_offsets = offsets};
+    ed25519_verify_batch(batch, {out.data(), n}, md, Ed25519BatchOptions{.backend = b});
+    return;
+  }
+  if (n == 0) return;
+  static_assert(int(Ed25519Mode::Openssl) == ZKGPU_ED25519_OPENSSL &&
+                int(Ed25519Mode::Strict) == ZKGPU_ED25519_STRICT && int(Ed25519Mode::Zip215) == ZKGPU_ED25519_ZIP215);
+  std::vector<zkgpu_ed25519_item>& items = item_records(n);
+#pragma omp parallel for schedule(static) if (n >= 65536)
+  for (size_t i = 0; i < n; ++i) {
+    const auto k = pk[i], s = sig[i], m = msg[i];
+    items[i] = {k.data(), k.size(), s.data(), s.size(), m.data(), m.size()};
+  }
+  check_capi(zkgpu_ed25519_verify_batch_items(items.data(), n, static_cast<zkgpu_ed25519_mode>(md),
+                                              capi_backend(backend), out.data()));
 }
 
 // messages given packed by the caller: data and its n + 1 offsets, both read in place.
