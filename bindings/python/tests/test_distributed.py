@@ -315,5 +315,9 @@ def test_bench_reports_json(idle_cluster, tmp_path):
     assert [(r["workers"], r["inputs"]) for r in report["workers"]] == [
         (1, "arrays"), (1, "refs"), (2, "arrays"), (2, "refs")]
     assert all(r["items_per_s"] > 0 for r in report["workers"])
+    # Time inside the workers' batches is part of each run's wall time (4 batches per run).
+    assert all(0 < r["worker_ms_per_batch"] * 4 / 1e3 <= r["seconds"] * r["workers"]
+               for r in report["workers"])
+    assert report["direct_from_store"]["items_per_s"] > 0
     assert report["put_seconds"] > 0
-    assert "refs" in bench.table(report)
+    assert "refs" in bench.table(report) and "store" in bench.table(report)

@@ -62,6 +62,11 @@ def _put_seconds(batch, runs=3):
     return sorted(times)[len(times) // 2]
 
 
+def _busy(pool):
+    """Seconds the pool's workers have spent inside batches, all of them together."""
+    return sum(s for _, s in ray.get([a.stats.remote() for a in pool.actors]))
+
+
 def bench(op, worker_counts, batches, batch_size, gpu, log):
     make, fn = OPS[op]
     batch = make(batch_size)
@@ -77,7 +82,15 @@ def bench(op, worker_counts, batches, batch_size, gpu, log):
               "driver_threads": zkgpu.cpu_features()["threads"],
               "direct": {"seconds": seconds, "items_per_s": batches * batch_size / seconds},
               "put_seconds": _put_seconds(batch), "workers": rows}
-    log(f"direct: {report['direct']['items_per_s']:.0f} items/s; one ray.put of a batch: "
+    # The same calls in the driver on the batch as the object store holds it (what a worker's
+    # arrays are: read-only views of shared memory), apart from any scheduling.
+    from_store = ray.get(ray.put(batch))
+    fn(from_store, backend)
+    seconds, _ = _timed(lambda: [fn(from_store, backend) for _ in items])
+    report["direct_from_store"] = {"seconds": seconds, "items_per_s": batches * batch_size / seconds}
+    del from_store
+    log(f"direct: {report['direct']['items_per_s']:.0f} items/s; on the object store's copy: "
+        f"{report['direct_from_store']['items_per_s']:.0f} items/s; one ray.put of a batch: "
         f"{1e3 * report['put_seconds']:.1f} ms")
     # Two ways in: "arrays", each batch handed over as NumPy arrays, which the driver copies into
     # the object store on the way (ray.put); "refs", the batch already there (as an upstream Ray
@@ -87,12 +100,15 @@ def bench(op, worker_counts, batches, batch_size, gpu, log):
         with Pool(workers=count, gpu=gpu) as pool:
             list(imap(fn, [batch] * count, pool=pool))
             for inputs, sent in (("arrays", items), ("refs", [stored] * batches)):
+                before = _busy(pool)
                 seconds, results = _timed(lambda: list(imap(fn, sent, pool=pool)))
+                busy = _busy(pool) - before
                 if not _same(results, direct):
                     raise SystemExit(f"bench: {count} workers gave other results than the direct calls")
                 rate = batches * batch_size / seconds
                 rows.append({"workers": count, "inputs": inputs, "seconds": seconds, "items_per_s": rate,
-                             "vs_direct": rate / report["direct"]["items_per_s"]})
+                             "vs_direct": rate / report["direct"]["items_per_s"],
+                             "worker_ms_per_batch": 1e3 * busy / batches})
                 log(f"{count} workers, {inputs}: {rate:.0f} items/s")
     return report
 
@@ -102,13 +118,19 @@ def table(report):
              f"{report['backend']}, {report['cpus_per_worker']} CPU(s) per worker"
              f"{', one GPU each' if report['gpu_workers'] else ''}; one ray.put of a batch "
              f"{1e3 * report['put_seconds']:.1f} ms",
-             f"{'workers':>8} {'inputs':>7} {'seconds':>9} {'items/s':>12} {'vs direct':>10}"]
+             f"{'workers':>8} {'inputs':>7} {'seconds':>9} {'items/s':>12} {'vs direct':>10} "
+             f"{'ms/batch in workers':>20}"]
     direct = report["direct"]
     lines.append(f"{'direct':>8} {'-':>7} {direct['seconds']:9.3f} {direct['items_per_s']:12.0f} "
-                 f"{1.0:10.2f}")
+                 f"{1.0:10.2f} {1e3 * direct['seconds'] / report['batches']:20.2f}")
+    stored = report.get("direct_from_store")
+    if stored:
+        lines.append(f"{'direct':>8} {'store':>7} {stored['seconds']:9.3f} {stored['items_per_s']:12.0f} "
+                     f"{stored['items_per_s'] / direct['items_per_s']:10.2f} "
+                     f"{1e3 * stored['seconds'] / report['batches']:20.2f}")
     for row in report["workers"]:
         lines.append(f"{row['workers']:>8} {row['inputs']:>7} {row['seconds']:9.3f} {row['items_per_s']:12.0f} "
-                     f"{row['vs_direct']:10.2f}")
+                     f"{row['vs_direct']:10.2f} {row['worker_ms_per_batch']:20.2f}")
     return "\n".join(lines)
 
 
