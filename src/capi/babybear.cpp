@@ -9,11 +9,9 @@
 namespace zkgpu::capi {
 
 Repr repr_of(const zkgpu_babybear_repr& r) {
-  switch (raw_enum(r)) {
-    case ZKGPU_BABYBEAR_CANONICAL: return Repr::Canonical;
-    case ZKGPU_BABYBEAR_MONTGOMERY: return Repr::Montgomery;
-  }
-  throw_invalid("repr " + std::to_string(raw_enum(r)) + " is not a zkgpu_babybear_repr (0 CANONICAL, 1 MONTGOMERY)");
+  static_assert(ZKGPU_BABYBEAR_CANONICAL == 0 && ZKGPU_BABYBEAR_MONTGOMERY == 1);
+  constexpr Repr values[] = {Repr::Canonical, Repr::Montgomery};
+  return enum_of(r, values, "repr", "zkgpu_babybear_repr", "0 CANONICAL, 1 MONTGOMERY");
 }
 
 void require_words(const uint32_t* words, size_t n, const char* what) {

@@ -73,12 +73,9 @@ bool flag_of(long long v, const char* what) {
 }
 
 Backend backend_of(const zkgpu_backend& b) {
-  switch (raw_enum(b)) {
-    case ZKGPU_BACKEND_AUTO: return Backend::Auto;
-    case ZKGPU_BACKEND_CPU: return Backend::Cpu;
-    case ZKGPU_BACKEND_CUDA: return Backend::Cuda;
-  }
-  throw_invalid("backend " + std::to_string(raw_enum(b)) + " is not a zkgpu_backend (0 AUTO, 1 CPU, 2 CUDA)");
+  static_assert(ZKGPU_BACKEND_AUTO == 0 && ZKGPU_BACKEND_CPU == 1 && ZKGPU_BACKEND_CUDA == 2);
+  constexpr Backend values[] = {Backend::Auto, Backend::Cpu, Backend::Cuda};
+  return enum_of(b, values, "backend", "zkgpu_backend", "0 AUTO, 1 CPU, 2 CUDA");
 }
 
 std::string quoted(std::string_view s) {

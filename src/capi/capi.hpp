@@ -29,6 +29,15 @@ long long raw_enum(const E& e) {
   return static_cast<long long>(v);
 }
 
+// The C++ value for a C enum whose constants count 0, 1, ... in the order of `values`; any other
+// value (a cast integer) is Error(InvalidArgument) "<what> <v> is not a <c_name> (<choices>)".
+template <class C, class E, size_t N>
+E enum_of(const C& c, const E (&values)[N], const char* what, const char* c_name, const char* choices) {
+  const long long v = raw_enum(c);
+  if (v >= 0 && v < static_cast<long long>(N)) return values[v];
+  throw_invalid(std::string(what) + " " + std::to_string(v) + " is not a " + c_name + " (" + choices + ")");
+}
+
 void clear_error() noexcept;
 // Records msg as this thread's last error and returns status; never throws (a message that cannot
 // be stored is replaced by a fixed one).

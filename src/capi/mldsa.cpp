@@ -14,13 +14,9 @@ using namespace zkgpu::capi;
 namespace {
 
 MlDsaSet set_of(const zkgpu_mldsa_set& s) {
-  switch (raw_enum(s)) {
-    case ZKGPU_MLDSA_44: return MlDsaSet::MlDsa44;
-    case ZKGPU_MLDSA_65: return MlDsaSet::MlDsa65;
-    case ZKGPU_MLDSA_87: return MlDsaSet::MlDsa87;
-  }
-  throw_invalid("set " + std::to_string(raw_enum(s)) +
-                " is not a zkgpu_mldsa_set (0 ML-DSA-44, 1 ML-DSA-65, 2 ML-DSA-87)");
+  static_assert(ZKGPU_MLDSA_44 == 0 && ZKGPU_MLDSA_65 == 1 && ZKGPU_MLDSA_87 == 2);
+  constexpr MlDsaSet values[] = {MlDsaSet::MlDsa44, MlDsaSet::MlDsa65, MlDsaSet::MlDsa87};
+  return enum_of(s, values, "set", "zkgpu_mldsa_set", "0 ML-DSA-44, 1 ML-DSA-65, 2 ML-DSA-87");
 }
 
 // One per-item byte string of a batch: the arrays of pointers and lengths, both NULL for an

@@ -14,13 +14,9 @@ using namespace zkgpu::capi;
 namespace {
 
 MlKemSet set_of(const zkgpu_mlkem_set& s) {
-  switch (raw_enum(s)) {
-    case ZKGPU_MLKEM_512: return MlKemSet::MlKem512;
-    case ZKGPU_MLKEM_768: return MlKemSet::MlKem768;
-    case ZKGPU_MLKEM_1024: return MlKemSet::MlKem1024;
-  }
-  throw_invalid("set " + std::to_string(raw_enum(s)) +
-                " is not a zkgpu_mlkem_set (0 ML-KEM-512, 1 ML-KEM-768, 2 ML-KEM-1024)");
+  static_assert(ZKGPU_MLKEM_512 == 0 && ZKGPU_MLKEM_768 == 1 && ZKGPU_MLKEM_1024 == 2);
+  constexpr MlKemSet values[] = {MlKemSet::MlKem512, MlKemSet::MlKem768, MlKemSet::MlKem1024};
+  return enum_of(s, values, "set", "zkgpu_mlkem_set", "0 ML-KEM-512, 1 ML-KEM-768, 2 ML-KEM-1024");
 }
 
 }  // namespace

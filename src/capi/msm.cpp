@@ -29,12 +29,9 @@ static_assert(sizeof(TePrecomputed) == ZKGPU_MSM_PRECOMPUTED_BYTES);
 static_assert(sizeof(Scalar) == ZKGPU_SCALAR_BYTES);
 
 size_t encoded_bytes(const zkgpu_g1_encoding& e) {
-  switch (raw_enum(e)) {
-    case ZKGPU_G1_COMPRESSED: return G1_COMPRESSED_BYTES;
-    case ZKGPU_G1_UNCOMPRESSED: return G1_UNCOMPRESSED_BYTES;
-  }
-  throw_invalid("encoding " + std::to_string(raw_enum(e)) +
-                " is not a zkgpu_g1_encoding (0 COMPRESSED, 1 UNCOMPRESSED)");
+  static_assert(ZKGPU_G1_COMPRESSED == 0 && ZKGPU_G1_UNCOMPRESSED == 1);
+  constexpr size_t values[] = {G1_COMPRESSED_BYTES, G1_UNCOMPRESSED_BYTES};
+  return enum_of(e, values, "encoding", "zkgpu_g1_encoding", "0 COMPRESSED, 1 UNCOMPRESSED");
 }
 
 std::vector<G1Affine> read_points(const uint8_t* bytes, size_t n, const zkgpu_g1_encoding& e) {

@@ -9,11 +9,9 @@ namespace zkgpu::capi {
 namespace {
 
 NttDirection direction_of(const zkgpu_ntt_direction& d) {
-  switch (raw_enum(d)) {
-    case ZKGPU_NTT_FORWARD: return NttDirection::Forward;
-    case ZKGPU_NTT_INVERSE: return NttDirection::Inverse;
-  }
-  throw_invalid("direction " + std::to_string(raw_enum(d)) + " is not a zkgpu_ntt_direction (0 FORWARD, 1 INVERSE)");
+  static_assert(ZKGPU_NTT_FORWARD == 0 && ZKGPU_NTT_INVERSE == 1);
+  constexpr NttDirection values[] = {NttDirection::Forward, NttDirection::Inverse};
+  return enum_of(d, values, "direction", "zkgpu_ntt_direction", "0 FORWARD, 1 INVERSE");
 }
 
 // The element count of a (2^log_n) x cols matrix, after the checks ntt.hpp documents (made here

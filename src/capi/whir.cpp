@@ -31,14 +31,11 @@ whir::ProtocolParameters params_of(const zkgpu_whir_params* c) {
   p.folding = flag_of(c->folding_from_second_round, "params.folding_from_second_round")
                   ? whir::FoldingFactor::constant_from_second_round(c->first_folding_factor, c->folding_factor)
                   : whir::FoldingFactor::constant(c->folding_factor);
-  switch (raw_enum(c->soundness)) {
-    case ZKGPU_WHIR_UNIQUE_DECODING: p.soundness = whir::Soundness::UniqueDecoding; break;
-    case ZKGPU_WHIR_JOHNSON_BOUND: p.soundness = whir::Soundness::JohnsonBound; break;
-    case ZKGPU_WHIR_CAPACITY_BOUND: p.soundness = whir::Soundness::CapacityBound; break;
-    default:
-      throw_invalid("params.soundness " + std::to_string(raw_enum(c->soundness)) +
-                    " is not a zkgpu_whir_soundness (0 UNIQUE_DECODING, 1 JOHNSON_BOUND, 2 CAPACITY_BOUND)");
-  }
+  static_assert(ZKGPU_WHIR_UNIQUE_DECODING == 0 && ZKGPU_WHIR_JOHNSON_BOUND == 1 && ZKGPU_WHIR_CAPACITY_BOUND == 2);
+  constexpr whir::Soundness soundness[] = {whir::Soundness::UniqueDecoding, whir::Soundness::JohnsonBound,
+                                           whir::Soundness::CapacityBound};
+  p.soundness = enum_of(c->soundness, soundness, "params.soundness", "zkgpu_whir_soundness",
+                        "0 UNIQUE_DECODING, 1 JOHNSON_BOUND, 2 CAPACITY_BOUND");
   p.starting_log_inv_rate = c->starting_log_inv_rate;
   if (c->rs_reduction < -1)
     throw_invalid("params.rs_reduction is " + std::to_string(c->rs_reduction) + " (-1 for the default, else >= 0)");

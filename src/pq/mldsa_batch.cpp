@@ -10,6 +10,7 @@
 #include "pq/cpu/mldsa_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
+#include "runtime/names.hpp"
 #include "zkgpu/mldsa.hpp"
 
 namespace zkgpu {
@@ -32,21 +33,14 @@ MlDsaSizes mldsa_sizes(MlDsaSet set) {
   return s;
 }
 
-std::optional<MlDsaSet> parse_mldsa_set(std::string_view s) {
-  if (s == "44" || s == "ML-DSA-44") return MlDsaSet::MlDsa44;
-  if (s == "65" || s == "ML-DSA-65") return MlDsaSet::MlDsa65;
-  if (s == "87" || s == "ML-DSA-87") return MlDsaSet::MlDsa87;
-  return std::nullopt;
-}
+namespace {
+constexpr EnumName<MlDsaSet> SET_NAMES[] = {{MlDsaSet::MlDsa44, "ML-DSA-44", "44"},
+                                            {MlDsaSet::MlDsa65, "ML-DSA-65", "65"},
+                                            {MlDsaSet::MlDsa87, "ML-DSA-87", "87"}};
+}  // namespace
 
-const char* to_string(MlDsaSet set) {
-  switch (set) {
-    case MlDsaSet::MlDsa44: return "ML-DSA-44";
-    case MlDsaSet::MlDsa65: return "ML-DSA-65";
-    case MlDsaSet::MlDsa87: return "ML-DSA-87";
-  }
-  return "?";
-}
+std::optional<MlDsaSet> parse_mldsa_set(std::string_view s) { return parse_name(SET_NAMES, s); }
+const char* to_string(MlDsaSet set) { return name_of(SET_NAMES, set); }
 
 void mldsa_keygen_batch(MlDsaSet set, std::span<const uint8_t> seeds, std::span<uint8_t> pk, std::span<uint8_t> sk,
                         const PqBatchOptions& options) {

@@ -9,6 +9,7 @@
 #include "pq/cpu/mlkem_cpu.hpp"
 #include "pq/pq_common.hpp"
 #include "pq/pq_cuda.hpp"
+#include "runtime/names.hpp"
 #include "zkgpu/mlkem.hpp"
 #include "zkgpu/status.hpp"
 
@@ -23,21 +24,14 @@ MlKemSizes mlkem_sizes(MlKemSet set) {
   throw_invalid("unknown ML-KEM parameter set");
 }
 
-std::optional<MlKemSet> parse_mlkem_set(std::string_view s) {
-  if (s == "512" || s == "ML-KEM-512") return MlKemSet::MlKem512;
-  if (s == "768" || s == "ML-KEM-768") return MlKemSet::MlKem768;
-  if (s == "1024" || s == "ML-KEM-1024") return MlKemSet::MlKem1024;
-  return std::nullopt;
-}
+namespace {
+constexpr EnumName<MlKemSet> SET_NAMES[] = {{MlKemSet::MlKem512, "ML-KEM-512", "512"},
+                                            {MlKemSet::MlKem768, "ML-KEM-768", "768"},
+                                            {MlKemSet::MlKem1024, "ML-KEM-1024", "1024"}};
+}  // namespace
 
-const char* to_string(MlKemSet set) {
-  switch (set) {
-    case MlKemSet::MlKem512: return "ML-KEM-512";
-    case MlKemSet::MlKem768: return "ML-KEM-768";
-    case MlKemSet::MlKem1024: return "ML-KEM-1024";
-  }
-  return "?";
-}
+std::optional<MlKemSet> parse_mlkem_set(std::string_view s) { return parse_name(SET_NAMES, s); }
+const char* to_string(MlKemSet set) { return name_of(SET_NAMES, set); }
 
 namespace {
 

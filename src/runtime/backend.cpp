@@ -5,34 +5,20 @@
 #include <thread>
 
 #include "runtime/env.hpp"
+#include "runtime/names.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu {
 
-std::optional<Backend> parse_backend(std::string_view s) {
-  if (s == "cpu") return Backend::Cpu;
-  if (s == "cuda") return Backend::Cuda;
-  if (s == "auto") return Backend::Auto;
-  return std::nullopt;
-}
+namespace {
+constexpr EnumName<Backend> BACKEND_NAMES[] = {{Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}, {Backend::Auto, "auto"}};
+constexpr EnumName<SimdLevel> SIMD_NAMES[] = {
+    {SimdLevel::Scalar, "scalar"}, {SimdLevel::Avx2, "avx2"}, {SimdLevel::Avx512, "avx512"}};
+}  // namespace
 
-const char* to_string(Backend b) {
-  switch (b) {
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    case Backend::Auto: return "auto";
-  }
-  return "?";
-}
-
-const char* to_string(SimdLevel s) {
-  switch (s) {
-    case SimdLevel::Scalar: return "scalar";
-    case SimdLevel::Avx2: return "avx2";
-    case SimdLevel::Avx512: return "avx512";
-  }
-  return "?";
-}
+std::optional<Backend> parse_backend(std::string_view s) { return parse_name(BACKEND_NAMES, s); }
+const char* to_string(Backend b) { return name_of(BACKEND_NAMES, b); }
+const char* to_string(SimdLevel s) { return name_of(SIMD_NAMES, s); }
 
 bool cuda_usable() { return gpu_info().has_value(); }
 

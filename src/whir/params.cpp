@@ -4,34 +4,21 @@
 #include <cmath>
 #include <string>
 
+#include "runtime/names.hpp"
 #include "zkgpu/status.hpp"
 
 namespace zkgpu::whir {
 
-const char* to_string(Soundness s) {
-  switch (s) {
-    case Soundness::UniqueDecoding: return "ud";
-    case Soundness::JohnsonBound: return "jb";
-    case Soundness::CapacityBound: return "cb";
-  }
-  return "?";
-}
+namespace {
+// The short names are the CLI's and the proof header's; the long ones the WHIR paper's.
+constexpr EnumName<Soundness> SOUNDNESS_NAMES[] = {{Soundness::UniqueDecoding, "ud", "UniqueDecoding"},
+                                                   {Soundness::JohnsonBound, "jb", "JohnsonBound"},
+                                                   {Soundness::CapacityBound, "cb", "CapacityBound"}};
+}  // namespace
 
-const char* long_name(Soundness s) {
-  switch (s) {
-    case Soundness::UniqueDecoding: return "UniqueDecoding";
-    case Soundness::JohnsonBound: return "JohnsonBound";
-    case Soundness::CapacityBound: return "CapacityBound";
-  }
-  return "?";
-}
-
-std::optional<Soundness> parse_soundness(std::string_view s) {
-  if (s == "ud" || s == "UniqueDecoding") return Soundness::UniqueDecoding;
-  if (s == "jb" || s == "JohnsonBound") return Soundness::JohnsonBound;
-  if (s == "cb" || s == "CapacityBound") return Soundness::CapacityBound;
-  return std::nullopt;
-}
+const char* to_string(Soundness s) { return name_of(SOUNDNESS_NAMES, s); }
+const char* long_name(Soundness s) { return alias_of(SOUNDNESS_NAMES, s); }
+std::optional<Soundness> parse_soundness(std::string_view s) { return parse_name(SOUNDNESS_NAMES, s); }
 
 namespace formulas {
 

@@ -7,6 +7,7 @@
 
 #include "zkgpu/core/ed25519/sha512.hpp"
 #include "ed25519/ed25519_test_support.hpp"
+#include "runtime/names.hpp"
 
 namespace zkgpu {
 namespace {
@@ -16,14 +17,11 @@ using test::unhex;
 
 constexpr Ed25519Mode ALL_MODES[] = {Ed25519Mode::Openssl, Ed25519Mode::Strict, Ed25519Mode::Zip215};
 
-const char* label_column(Ed25519Mode m) {
-  switch (m) {
-    case Ed25519Mode::Openssl: return "go_openssl_boringssl_dalek_verify";
-    case Ed25519Mode::Strict: return "dalek_verify_strict";
-    case Ed25519Mode::Zip215: return "zip215_zebra_consensus";
-  }
-  return "";
-}
+// The vector file's verdict column for each mode.
+constexpr EnumName<Ed25519Mode> LABEL_COLUMNS[] = {{Ed25519Mode::Openssl, "go_openssl_boringssl_dalek_verify"},
+                                                   {Ed25519Mode::Strict, "dalek_verify_strict"},
+                                                   {Ed25519Mode::Zip215, "zip215_zebra_consensus"}};
+const char* label_column(Ed25519Mode m) { return name_of(LABEL_COLUMNS, m); }
 
 TEST(Ed25519Sha512, MatchesOpenSslOnEveryLengthAroundBlockEdges) {
   test::Rng rng(41);
