@@ -270,6 +270,24 @@ ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_packed(const uint8_t* public_k
                                                          const uint8_t* messages, const uint64_t* message_offsets,
                                                          size_t n, zkgpu_ed25519_mode mode, zkgpu_backend backend,
                                                          uint8_t* verdicts);
+/* The packed batch written by a callback straight into the library's buffers (what the Go binding
+ * calls: it must copy its items once anyway, since cgo forbids handing C arrays of Go pointers).
+ * fill(ctx, first, count, public_keys, signatures, messages) writes items [first, first + count):
+ * count 32-byte keys back to back at public_keys, count 64-byte signatures at signatures, and
+ * their messages back to back at messages (message_offsets[first + count] - message_offsets[first]
+ * bytes). It is called on the calling thread, before the call returns, a chunk at a time: on the
+ * GPU each chunk goes to pinned staging while the GPU verifies the chunk before. message_offsets
+ * follows the packed call's rules (n + 1 nondecreasing entries from 0); fill must be non-NULL when
+ * n > 0. On the GPU the offsets are checked a chunk at a time, each before its callback, so a bad
+ * entry may be found after fill has run for earlier items: the call is then ZKGPU_INVALID_ARGUMENT
+ * with the verdicts unspecified, and fill is never asked for a range the offsets break. Every item has the right
+ * lengths by construction: a binding reports its wrong-length items itself (writing them as zeros with empty messages,
+ * say). */
+typedef void (*zkgpu_ed25519_fill_fn)(void* ctx, size_t first, size_t count, uint8_t* public_keys, uint8_t* signatures,
+                                      uint8_t* messages);
+ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_fill(const uint64_t* message_offsets, size_t n,
+                                                       zkgpu_ed25519_fill_fn fill, void* ctx, zkgpu_ed25519_mode mode,
+                                                       zkgpu_backend backend, uint8_t* verdicts);
 /* The packed batch in the current GPU's memory (see the device-pointer variants below): every
  * array and the n verdict bytes device memory, the work enqueued on `stream` (a cudaStream_t;
  * NULL: the legacy default stream) and the call returns without waiting. message_bytes is the

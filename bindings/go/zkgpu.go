@@ -15,9 +15,9 @@ import "C"
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 
+	"zkgpu/internal/enum"
 	"zkgpu/internal/hostbuf"
 )
 
@@ -59,15 +59,7 @@ const (
 )
 
 func (b Backend) String() string {
-	switch b {
-	case Auto:
-		return "auto"
-	case Cpu:
-		return "cpu"
-	case Cuda:
-		return "cuda"
-	}
-	return fmt.Sprintf("Backend(%d)", int32(b))
+	return enum.Name(b, []string{Auto: "auto", Cpu: "cpu", Cuda: "cuda"}, "Backend(%d)")
 }
 
 // Valid reports whether b is one of Auto, Cpu and Cuda.
@@ -97,21 +89,8 @@ var (
 )
 
 func (s Status) String() string {
-	switch s {
-	case StatusOK:
-		return "ok"
-	case StatusInvalidArgument:
-		return "invalid argument"
-	case StatusOutOfMemory:
-		return "out of memory"
-	case StatusUnavailable:
-		return "unavailable"
-	case StatusCudaError:
-		return "CUDA error"
-	case StatusInternal:
-		return "internal error"
-	}
-	return fmt.Sprintf("status %d", int32(s))
+	return enum.Name(s, []string{StatusOK: "ok", StatusInvalidArgument: "invalid argument", StatusOutOfMemory: "out of memory",
+		StatusUnavailable: "unavailable", StatusCudaError: "CUDA error", StatusInternal: "internal error"}, "status %d")
 }
 
 // Error makes a Status usable as an error value (the sentinels).

@@ -19,12 +19,9 @@ using namespace zkgpu::capi;
 namespace {
 
 Ed25519Mode mode_of(const zkgpu_ed25519_mode& m) {
-  switch (raw_enum(m)) {
-    case ZKGPU_ED25519_OPENSSL: return Ed25519Mode::Openssl;
-    case ZKGPU_ED25519_STRICT: return Ed25519Mode::Strict;
-    case ZKGPU_ED25519_ZIP215: return Ed25519Mode::Zip215;
-  }
-  throw_invalid("mode " + std::to_string(raw_enum(m)) + " is not a zkgpu_ed25519_mode (0 OPENSSL, 1 STRICT, 2 ZIP215)");
+  static_assert(ZKGPU_ED25519_OPENSSL == 0 && ZKGPU_ED25519_STRICT == 1 && ZKGPU_ED25519_ZIP215 == 2);
+  constexpr Ed25519Mode values[] = {Ed25519Mode::Openssl, Ed25519Mode::Strict, Ed25519Mode::Zip215};
+  return enum_of(m, values, "mode", "zkgpu_ed25519_mode", "0 OPENSSL, 1 STRICT, 2 ZIP215");
 }
 
 // A NULL byte pointer is the caller's mistake unless its length is 0.
@@ -166,6 +163,28 @@ zkgpu_status zkgpu_ed25519_verify_batch_packed(const uint8_t* public_keys, const
     if (n == 0) return;
     const Ed25519PackedBatch batch = packed_batch(public_keys, signatures, messages, message_offsets, n, verdicts, {});
     ed25519_verify_batch(batch, {verdicts, n}, m, Ed25519BatchOptions{.backend = b});
+  });
+}
+
+zkgpu_status zkgpu_ed25519_verify_batch_fill(const uint64_t* message_offsets, size_t n, zkgpu_ed25519_fill_fn fill,
+                                             void* ctx, zkgpu_ed25519_mode mode, zkgpu_backend backend,
+                                             uint8_t* verdicts) {
+  return guarded([&] {
+    const Ed25519Mode m = mode_of(mode);
+    const Backend b = backend_of(backend);
+    if (n == 0) return;
+    if (fill == nullptr) throw_invalid("fill is NULL with n = " + std::to_string(n));
+    require(message_offsets, n, "message_offsets");
+    require(verdicts, n, "verdicts");
+    if (overlaps(verdicts, n, message_offsets, (n + 1) * sizeof(uint64_t)))
+      throw_invalid("the verdicts overlap message_offsets");
+    // The rest of the offsets' rules are checked by the backend: on the GPU chunk by chunk.
+    if (message_offsets[0] != 0)
+      throw_invalid("message_offsets[0] = " + std::to_string(message_offsets[0]) + " (must be 0)");
+    if (message_offsets[n] > SIZE_MAX / 2)
+      throw_invalid("message_offsets[n] = " + std::to_string(message_offsets[n]) + " bytes");
+    const ed25519::FilledItems items{message_offsets, n, 0, fill, ctx};
+    ed25519::verify_batch(items, {verdicts, n}, m, Ed25519BatchOptions{.backend = b});
   });
 }
 

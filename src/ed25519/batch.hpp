@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "ed25519/item_source.hpp"
 #include "zkgpu/ed25519.hpp"
@@ -14,6 +15,13 @@ namespace zkgpu::ed25519 {
 // lengths and offsets already checked; the source's malformed items get 0).
 void verify_batch(const ItemSource& items, std::span<uint8_t> out, Ed25519Mode mode,
                   const Ed25519BatchOptions& options);
+// The same for a batch the callback fills (a whole batch: items.offsets[0] == 0).
+void verify_batch(const FilledItems& items, std::span<uint8_t> out, Ed25519Mode mode,
+                  const Ed25519BatchOptions& options);
+
+// message_offsets (n + 1 entries, n > 0) start at 0 and never decrease; else Error(InvalidArgument)
+// naming the first entry that breaks a rule (op: the call's name, for the message).
+void check_offsets(const uint64_t* message_offsets, size_t n, const std::string& op);
 
 // The smallest i < n with bad(i), or n when there is none; on OpenMP threads from 2^15 items (the
 // checks of a 2^20 batch read tens of MB). The caller's file is compiled with OpenMP.

@@ -21,7 +21,7 @@ void pack_each(uint8_t* dst, const Src& items, const ChunkLayout& lay) {
   uint64_t pos = 0;
   for (size_t i = 0; i < n; ++i) {
     off[i] = pos;
-    pos += items.message(i).size();
+    pos += items.message_size(i);
   }
   off[n] = pos;
   const auto m = static_cast<int64_t>(n);
@@ -46,6 +46,14 @@ void pack_each(uint8_t* dst, const Src& items, const ChunkLayout& lay) {
 
 void pack_chunk(uint8_t* dst, const SpanItems& items, const ChunkLayout& lay) { pack_each(dst, items, lay); }
 void pack_chunk(uint8_t* dst, const PointerItems& items, const ChunkLayout& lay) { pack_each(dst, items, lay); }
+
+void pack_chunk(uint8_t* dst, const FilledItems& items, const ChunkLayout& lay) {
+  const size_t n = items.size();
+  auto* off = reinterpret_cast<uint64_t*>(dst + lay.offsets());
+  const uint64_t base = items.offsets[0];
+  for (size_t i = 0; i <= n; ++i) off[i] = items.offsets[i] - base;
+  if (n) items.fill(items.ctx, items.first, n, dst + lay.pk(), dst + lay.sig(), dst + lay.msgs());
+}
 
 void pack_chunk(uint8_t* dst, const PackedItems& items, const ChunkLayout& lay) {
   const size_t n = items.size();

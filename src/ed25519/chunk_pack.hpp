@@ -21,7 +21,7 @@ struct ChunkLayout {
   template <class Src>
   static ChunkLayout of(const Src& items) {
     ChunkLayout lay{items.size(), 0};
-    for (size_t i = 0; i < items.size(); ++i) lay.msg_bytes += items.message(i).size();
+    for (size_t i = 0; i < items.size(); ++i) lay.msg_bytes += items.message_size(i);
     return lay;
   }
 };
@@ -29,9 +29,11 @@ struct ChunkLayout {
 // Writes the items into dst in the layout `lay` (lay.n == items.size(), lay.msg_bytes their
 // message bytes). A malformed item (the C ABI's wrong lengths) gets a zero key and signature and
 // an empty message; its verdict is the caller's to override. Packed input is a few parallel
-// memcpys and the offsets shifted to start at 0; the other sources are copied item by item.
+// memcpys and the offsets shifted to start at 0; the pointer and span sources are copied item by item.
 void pack_chunk(uint8_t* dst, const SpanItems& items, const ChunkLayout& lay);
 void pack_chunk(uint8_t* dst, const PackedItems& items, const ChunkLayout& lay);
 void pack_chunk(uint8_t* dst, const PointerItems& items, const ChunkLayout& lay);
+// The offsets shifted to 0, then the callback for the rest.
+void pack_chunk(uint8_t* dst, const FilledItems& items, const ChunkLayout& lay);
 
 }  // namespace zkgpu::ed25519

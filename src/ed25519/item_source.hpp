@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -26,6 +27,7 @@ struct SpanItems {
   const uint8_t* public_key(size_t i) const { return items[i].public_key.data(); }
   const uint8_t* signature(size_t i) const { return items[i].signature.data(); }
   std::span<const uint8_t> message(size_t i) const { return items[i].message; }
+  size_t message_size(size_t i) const { return items[i].message.size(); }
   SpanItems slice(size_t first, size_t count) const { return {items.subspan(first, count)}; }
 };
 
@@ -42,9 +44,8 @@ struct PackedItems {
   static constexpr bool well_formed(size_t) { return true; }
   const uint8_t* public_key(size_t i) const { return public_keys + 32 * i; }
   const uint8_t* signature(size_t i) const { return signatures + 64 * i; }
-  std::span<const uint8_t> message(size_t i) const {
-    return {messages + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
-  }
+  std::span<const uint8_t> message(size_t i) const { return {messages + offsets[i], message_size(i)}; }
+  size_t message_size(size_t i) const { return static_cast<size_t>(offsets[i + 1] - offsets[i]); }
   PackedItems slice(size_t first, size_t count) const {
     return {public_keys + 32 * first, signatures + 64 * first, messages, offsets + first, count};
   }
@@ -81,12 +82,41 @@ struct PointerItems {
     if (!well_formed(i) || message_len(i) == 0) return {};
     return {message_data(i), message_len(i)};
   }
+  size_t message_size(size_t i) const { return well_formed(i) ? message_len(i) : 0; }
   PointerItems slice(size_t first, size_t count) const {
     const size_t at = first * stride;
     return {public_keys + at, public_key_lens + at, signatures + at, signature_lens + at,
             messages + at,    message_lens + at,    count,           stride};
   }
 };
+
+// A batch whose bytes a callback writes straight into the backend's buffers (the C ABI's
+// zkgpu_ed25519_verify_batch_fill): only the message offsets are known up front. Why: a binding
+// whose items cannot be handed over as pointers (Go: cgo forbids arrays of Go pointers) must copy
+// them once anyway; this way it copies into the GPU's pinned staging, chunk by chunk, while the
+// GPU verifies the chunk before, instead of into a buffer of its own that the library copies again.
+// Not an ItemSource (its items cannot be read in place): the CPU backend has the callback fill a
+// packed buffer first.
+struct FilledItems {
+  // Writes items [first, first + count): count keys (32 bytes each) back to back at keys, count
+  // signatures (64) at sigs, their messages back to back at msgs.
+  using Fill = void (*)(void* ctx, size_t first, size_t count, uint8_t* keys, uint8_t* sigs, uint8_t* msgs);
+  const uint64_t* offsets = nullptr;  // n + 1 entries, checked: from 0, nondecreasing
+  size_t n = 0;
+  size_t first = 0;  // of the slice in the caller's batch: what the callback is told
+  Fill fill = nullptr;
+  void* ctx = nullptr;
+
+  size_t size() const { return n; }
+  size_t message_size(size_t i) const { return static_cast<size_t>(offsets[i + 1] - offsets[i]); }
+  FilledItems slice(size_t at, size_t count) const { return {offsets + at, count, first + at, fill, ctx}; }
+};
+
+// message_offsets[i] <= message_offsets[i + 1] for i in [lo, hi), on the calling thread, else
+// Error(InvalidArgument) naming the entry (ed25519/packed.cpp). The GPU checks a filled batch so,
+// chunk by chunk before each callback: overlapped with the chunks before, and without waking
+// OpenMP threads, which would then spin against the binding's copying threads.
+void check_nondecreasing(const uint64_t* message_offsets, size_t lo, size_t hi, const std::string& op);
 
 // One of the three. Backends visit it once per call and run a loop templated on the source, so
 // the per-item accessors inline.

@@ -48,8 +48,6 @@ void check_out_disjoint(const Ed25519PackedBatch& b, const void* out, size_t n, 
     if (overlaps(out, n, in.p, in.bytes)) throw_invalid(op + ": the verdicts overlap " + in.name);
 }
 
-// message_offsets[0] == 0, nondecreasing, message_offsets[n] == messages.size(): the first
-// entry that breaks a rule is named.
 void check_offsets(const Ed25519PackedBatch& b, size_t n, const std::string& op) {
   if (n == 0) {
     if (!b.messages.empty()) throw_invalid(op + ": no items but " + str(b.messages.size()) + " message bytes");
@@ -57,18 +55,32 @@ void check_offsets(const Ed25519PackedBatch& b, size_t n, const std::string& op)
       throw_invalid(op + ": message_offsets[0] = " + str(b.message_offsets[0]) + " (must be 0)");
     return;
   }
-  const std::span<const uint64_t> off = b.message_offsets;
-  if (off[0] != 0) throw_invalid(op + ": message_offsets[0] = " + str(off[0]) + " (must be 0)");
-  const size_t i = ed25519::first_bad(n, [&](size_t k) { return off[k] > off[k + 1]; });
-  if (i < n)
-    throw_invalid(op + ": message_offsets[" + str(i + 1) + "] = " + str(off[i + 1]) + " is below message_offsets[" +
-                  str(i) + "] = " + str(off[i]) + " (offsets must not decrease)");
-  if (off[n] != b.messages.size())
-    throw_invalid(op + ": message_offsets[" + str(n) + "] = " + str(off[n]) + " but messages has " +
+  ed25519::check_offsets(b.message_offsets.data(), n, op);
+  const uint64_t last = b.message_offsets[n];
+  if (last != b.messages.size())
+    throw_invalid(op + ": message_offsets[" + str(n) + "] = " + str(last) + " but messages has " +
                   str(b.messages.size()) + " bytes (they must be equal)");
 }
 
 }  // namespace
+
+namespace {
+[[noreturn]] void throw_decrease(const uint64_t* off, size_t i, const std::string& op) {
+  throw_invalid(op + ": message_offsets[" + str(i + 1) + "] = " + str(off[i + 1]) + " is below message_offsets[" +
+                str(i) + "] = " + str(off[i]) + " (offsets must not decrease)");
+}
+}  // namespace
+
+void ed25519::check_offsets(const uint64_t* off, size_t n, const std::string& op) {
+  if (off[0] != 0) throw_invalid(op + ": message_offsets[0] = " + str(off[0]) + " (must be 0)");
+  const size_t i = ed25519::first_bad(n, [&](size_t k) { return off[k] > off[k + 1]; });
+  if (i < n) throw_decrease(off, i, op);
+}
+
+void ed25519::check_nondecreasing(const uint64_t* off, size_t lo, size_t hi, const std::string& op) {
+  for (size_t i = lo; i < hi; ++i)
+    if (off[i] > off[i + 1]) throw_decrease(off, i, op);
+}
 
 void ed25519_verify_batch(const Ed25519PackedBatch& batch, std::span<uint8_t> out, Ed25519Mode mode,
                           const Ed25519BatchOptions& options) {

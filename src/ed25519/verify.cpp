@@ -1,9 +1,11 @@
 // The public Ed25519 API: argument checks, mode names and backend dispatch.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "ed25519/batch.hpp"
 #include "ed25519/cpu/verify_cpu.hpp"
+#include "runtime/names.hpp"
 #include "zkgpu/ed25519.hpp"
 #include "zkgpu/status.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -16,21 +18,13 @@ static_assert(static_cast<int>(Ed25519Mode::Openssl) == static_cast<int>(ed25519
 static_assert(static_cast<int>(Ed25519Mode::Strict) == static_cast<int>(ed25519::VerifyMode::Strict));
 static_assert(static_cast<int>(Ed25519Mode::Zip215) == static_cast<int>(ed25519::VerifyMode::Zip215));
 
-std::optional<Ed25519Mode> parse_ed25519_mode(std::string_view s) {
-  if (s == "openssl") return Ed25519Mode::Openssl;
-  if (s == "strict") return Ed25519Mode::Strict;
-  if (s == "zip215") return Ed25519Mode::Zip215;
-  return std::nullopt;
-}
+namespace {
+constexpr EnumName<Ed25519Mode> MODE_NAMES[] = {
+    {Ed25519Mode::Openssl, "openssl"}, {Ed25519Mode::Strict, "strict"}, {Ed25519Mode::Zip215, "zip215"}};
+}  // namespace
 
-const char* to_string(Ed25519Mode m) {
-  switch (m) {
-    case Ed25519Mode::Openssl: return "openssl";
-    case Ed25519Mode::Strict: return "strict";
-    case Ed25519Mode::Zip215: return "zip215";
-  }
-  return "?";
-}
+std::optional<Ed25519Mode> parse_ed25519_mode(std::string_view s) { return parse_name(MODE_NAMES, s); }
+const char* to_string(Ed25519Mode m) { return name_of(MODE_NAMES, m); }
 
 bool ed25519_verify(std::span<const uint8_t> public_key, std::span<const uint8_t> signature,
                     std::span<const uint8_t> message, Ed25519Mode mode) {
@@ -77,6 +71,30 @@ void ed25519::verify_batch(const ItemSource& items, std::span<uint8_t> out, Ed25
     return;
   }
   ed25519::cpu::verify_items(items, out, m);
+}
+
+void ed25519::verify_batch(const FilledItems& items, std::span<uint8_t> out, Ed25519Mode mode,
+                           const Ed25519BatchOptions& options) {
+  const size_t n = items.size();
+  if (n == 0) return;
+  if (resolve_backend(options.backend, n, options.gpu_crossover) == Backend::Cuda) {
+#if ZKGPU_HAVE_CUDA
+    // The offsets are checked chunk by chunk there (ed25519::check_nondecreasing), each before
+    // its chunk's callback.
+    ed25519::cuda::verify_filled(items, out, static_cast<ed25519::VerifyMode>(mode),
+                                 {.memory_budget = options.gpu_memory_budget});
+    return;
+#endif
+  }
+  // The CPU reads its items in place, so the callback fills one packed copy of the batch first
+  // (a small cost next to the CPU's ~50 us of verification an item).
+  ed25519::check_offsets(items.offsets, n, "zkgpu_ed25519_verify_batch_fill");
+  std::vector<uint8_t> keys(ED25519_PUBLIC_KEY_BYTES * n), sigs(ED25519_SIGNATURE_BYTES * n),
+      msgs(static_cast<size_t>(items.offsets[n]));
+  items.fill(items.ctx, items.first, n, keys.data(), sigs.data(), msgs.data());
+  Ed25519BatchOptions on_cpu = options;
+  on_cpu.backend = Backend::Cpu;
+  verify_batch(PackedItems{keys.data(), sigs.data(), msgs.data(), items.offsets, n}, out, mode, on_cpu);
 }
 
 void ed25519_verify_batch(std::span<const Ed25519Item> items, std::span<uint8_t> out, Ed25519Mode mode,

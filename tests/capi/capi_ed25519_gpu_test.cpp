@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "capi/capi_ed25519_fill.hpp"
 #include "capi/capi_test_support.hpp"
 #include "ed25519/ed25519_packed_support.hpp"
 #if ZKGPU_HAVE_CUDA
@@ -63,6 +64,42 @@ TEST(CApiEd25519Gpu, DeviceVariantEqualsCpu) {
                     ZKGPU_INVALID_ARGUMENT, "verdicts");
   }
 #endif
+}
+
+// The callback-filled batch on the GPU, from one chunk to several (20000 items are three): the
+// CPU's verdicts in poisoned output, each item asked for once, the chunks in order.
+TEST(CApiEd25519Gpu, FilledBatchEqualsCpu) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(503);
+  for (size_t n : {size_t{1}, size_t{64}, size_t{1000}, size_t{5000}, size_t{20000}}) {
+    const std::vector<SigCase> cases = random_cases(n, rng);
+    const PackedCases p(cases);
+    for (zkgpu_ed25519_mode m : {ZKGPU_ED25519_OPENSSL, ZKGPU_ED25519_STRICT, ZKGPU_ED25519_ZIP215}) {
+      const auto cpu = ed25519_verify_batch(items_of(cases), static_cast<Ed25519Mode>(m), Backend::Cpu);
+      FillSource src{&p, {}};
+      EXPECT_EQ(fill_capi(p, m, ZKGPU_BACKEND_CUDA, &src), cpu) << "n " << n << " mode " << m;
+      EXPECT_TRUE(src.covered_once(n)) << "n " << n << ": " << src.asked.size() << " callbacks";
+    }
+  }
+}
+
+// Offsets that decrease in a late chunk: the call fails naming the entry, the callback is never
+// asked for the chunk that holds it, and the next call is unaffected.
+TEST(CApiEd25519Gpu, FilledBatchWithBadOffsetsInALateChunk) {
+  ZKGPU_REQUIRE_GPU();
+  Rng rng(504);
+  const std::vector<SigCase> cases = random_cases(20000, rng);
+  PackedCases bad(cases);
+  bad.offsets[15001] = bad.offsets[15002] + 1;
+  FillSource src{&bad, {}};
+  std::vector<uint8_t> out(cases.size(), 0xCD);
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(bad.offsets.data(), cases.size(), &FillSource::fill, &src,
+                                                  ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CUDA, out.data()),
+                  ZKGPU_INVALID_ARGUMENT, "message_offsets[15002]");
+  for (const auto& [first, count] : src.asked) EXPECT_LE(first + count, size_t{15001}) << first << "+" << count;
+  const PackedCases good(cases);
+  EXPECT_EQ(fill_capi(good, ZKGPU_ED25519_OPENSSL, ZKGPU_BACKEND_CUDA),
+            ed25519_verify_batch(items_of(cases), Ed25519Mode::Openssl, Backend::Cpu));
 }
 
 TEST(CApiEd25519Gpu, PointerArraysWithWrongLengthsOnCuda) {

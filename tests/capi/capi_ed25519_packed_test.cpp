@@ -1,12 +1,13 @@
-// The C ABI's packed Ed25519 batch against its pointer-array call and the C++ API, its checks
-// (NULLs, offsets, overlap), the pointer-array call's verdicts when they alias an input, and the
-// device variant's host-side checks (with or without a GPU; CApiEd25519Gpu runs it on one).
+// The C ABI's packed Ed25519 batch and its callback-filled twin against the pointer-array call and
+// the C++ API, their checks (NULLs, offsets, overlap), the pointer-array call's verdicts when they alias an input, and
+// the device variant's host-side checks (with or without a GPU; CApiEd25519Gpu runs it on one).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "capi/capi_ed25519_fill.hpp"
 #include "capi/capi_test_support.hpp"
 #include "ed25519/ed25519_packed_support.hpp"
 
@@ -41,6 +42,60 @@ TEST(CApiEd25519Packed, EqualsThePointerArraysAndTheCxxApi) {
       EXPECT_EQ(packed_capi(packed, m, ZKGPU_BACKEND_AUTO), want) << n << " mode " << m;
       EXPECT_EQ(pointer_capi(ptrs, m), want) << n << " mode " << m;
     }
+  }
+}
+
+TEST(CApiEd25519Packed, FilledBatchEqualsTheCxxApi) {
+  Rng rng(404);
+  for (size_t n : {1u, 33u, 500u}) {
+    const std::vector<SigCase> cases = random_cases(n, rng);
+    const PackedCases packed(cases);
+    for (zkgpu_ed25519_mode m : MODES) {
+      const auto want = ed25519_verify_batch(items_of(cases), static_cast<Ed25519Mode>(m), Backend::Cpu);
+      FillSource src{&packed, {}};
+      EXPECT_EQ(fill_capi(packed, m, ZKGPU_BACKEND_CPU, &src), want) << n << " mode " << m;
+      EXPECT_TRUE(src.covered_once(n)) << n;
+      EXPECT_EQ(fill_capi(packed, m, ZKGPU_BACKEND_AUTO), want) << n << " mode " << m;
+    }
+  }
+}
+
+TEST(CApiEd25519Packed, FilledBatchChecks) {
+  Rng rng(405);
+  const PackedCases p(random_cases(4, rng));
+  std::vector<uint8_t> v(4, 9);
+  const auto mode = ZKGPU_ED25519_OPENSSL;
+  const auto cpu = ZKGPU_BACKEND_CPU;
+  FillSource src{&p, {}};
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_fill(nullptr, 0, nullptr, nullptr, mode, cpu, nullptr));
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), 4, nullptr, &src, mode, cpu, v.data()),
+                  ZKGPU_INVALID_ARGUMENT, "fill is NULL");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(nullptr, 4, &FillSource::fill, &src, mode, cpu, v.data()),
+                  ZKGPU_INVALID_ARGUMENT, "message_offsets");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), 4, &FillSource::fill, &src, mode, cpu, nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "verdicts");
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), 4, &FillSource::fill, &src, (zkgpu_ed25519_mode)5,
+                                                  cpu, v.data()),
+                  ZKGPU_INVALID_ARGUMENT, "mode 5");
+  std::vector<uint64_t> off = p.offsets;
+  off[0] = 2;
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(off.data(), 4, &FillSource::fill, &src, mode, cpu, v.data()),
+                  ZKGPU_INVALID_ARGUMENT, "message_offsets[0] = 2");
+  off = p.offsets;
+  off[1] = off[2] + 1;
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(off.data(), 4, &FillSource::fill, &src, mode, cpu, v.data()),
+                  ZKGPU_INVALID_ARGUMENT, "message_offsets[2]");
+  off = p.offsets;
+  EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(off.data(), 4, &FillSource::fill, &src, mode, cpu,
+                                                  reinterpret_cast<uint8_t*>(off.data()) + 3),
+                  ZKGPU_INVALID_ARGUMENT, "overlap message_offsets");
+  // Every refusal comes before the callback or a verdict.
+  EXPECT_TRUE(src.asked.empty());
+  EXPECT_EQ(v, std::vector<uint8_t>(4, 9));
+  if (!zkgpu_cuda_usable()) {
+    EXPECT_CAPI_ERR(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), 4, &FillSource::fill, &src, mode,
+                                                    ZKGPU_BACKEND_CUDA, v.data()),
+                    ZKGPU_UNAVAILABLE);
   }
 }
 

@@ -10,6 +10,15 @@ package ed25519
 /*
 #cgo pkg-config: zkgpu
 #include <zkgpu.h>
+
+extern void zkgpuGoEd25519Fill(void*, size_t, size_t, uint8_t*, uint8_t*, uint8_t*);
+
+// The fill call with the exported Go callback (fill_export.go), whose address Go cannot take.
+static zkgpu_status zkgpu_go_ed25519_verify_filled(const uint64_t* offsets, size_t n, void* ctx,
+                                                   zkgpu_ed25519_mode mode, zkgpu_backend backend,
+                                                   uint8_t* verdicts) {
+	return zkgpu_ed25519_verify_batch_fill(offsets, n, zkgpuGoEd25519Fill, ctx, mode, backend, verdicts);
+}
 */
 import "C"
 
@@ -20,6 +29,7 @@ import (
 
 	"zkgpu"
 	"zkgpu/internal/cabi"
+	"zkgpu/internal/enum"
 )
 
 // Mode is the rule set a signature is judged by (zkgpu_ed25519_mode; table in docs/ed25519.md).
@@ -38,15 +48,7 @@ const (
 )
 
 func (m Mode) String() string {
-	switch m {
-	case Openssl:
-		return "openssl"
-	case Strict:
-		return "strict"
-	case Zip215:
-		return "zip215"
-	}
-	return fmt.Sprintf("Mode(%d)", int32(m))
+	return enum.Name(m, []string{Openssl: "openssl", Strict: "strict", Zip215: "zip215"}, "Mode(%d)")
 }
 
 // Options is what travels with one BatchVerifyWith call. The zero value is Openssl on Auto.
@@ -83,11 +85,9 @@ func BatchVerify(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte) []bool 
 // enums), zkgpu.ErrUnavailable (Cuda without a usable GPU), zkgpu.ErrOutOfMemory,
 // zkgpu.ErrCudaError, zkgpu.ErrInternal. A batch of zero items returns an empty slice.
 //
-// The batch is copied (on GOMAXPROCS goroutines for large batches) into one C buffer kept between
-// calls, in the packed layout of zkgpu_ed25519_verify_batch_packed, which the library reads in
-// place: on the GPU its chunks are a few memcpys into pinned memory (pack.go). A batch of 2^19
-// items or more goes in pieces, each packed while the library verifies the one before
-// (pipeline.go).
+// The batch is copied once, on GOMAXPROCS goroutines for large batches, by the library's callback
+// straight into its buffers (zkgpu_ed25519_verify_batch_fill): on the GPU a chunk at a time into
+// pinned staging, while the GPU verifies the chunk before (pack.go).
 func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opts Options) ([]bool, error) {
 	n := len(pubs)
 	if len(msgs) != n || len(sigs) != n {
@@ -99,30 +99,23 @@ func BatchVerifyWith(pubs []ed25519.PublicKey, msgs [][]byte, sigs [][]byte, opt
 	if n == 0 {
 		return []bool{}, nil
 	}
-	if n >= 2*subBatch {
-		return verifyPieces(pubs, msgs, sigs, opts, subBatch)
-	}
-	p, err := pack(pubs, msgs, sigs)
+	f, err := newFilled(pubs, msgs, sigs)
 	if err != nil {
 		return nil, err
 	}
-	defer p.free()
-	if err := verifyPacked(p, opts); err != nil {
+	defer f.free()
+	out := make([]bool, n)
+	if err := f.verify(out, opts); err != nil {
 		return nil, err
 	}
-	out := make([]bool, n)
-	p.resultsInto(out, pubs, sigs)
 	return out, nil
 }
 
-// verifyPacked runs the library on a packed batch; the verdicts land in p.verdicts().
-func verifyPacked(p *packed, opts Options) error {
-	return cabi.Call(func() int32 {
-		return int32(C.zkgpu_ed25519_verify_batch_packed(
-			(*C.uint8_t)(p.keys()), (*C.uint8_t)(p.sigs()), (*C.uint8_t)(p.messages()),
-			(*C.uint64_t)(p.offsets()), C.size_t(p.n), C.zkgpu_ed25519_mode(opts.Mode),
-			C.zkgpu_backend(opts.Backend), (*C.uint8_t)(p.verdicts())))
-	})
+// verifyFilled is the C call behind filled.verify: ctx reaches the callback, the verdicts are
+// written into out's bytes.
+func verifyFilled(offsets []uint64, ctx unsafe.Pointer, opts Options, out []bool) int32 {
+	return int32(C.zkgpu_go_ed25519_verify_filled((*C.uint64_t)(unsafe.Pointer(&offsets[0])), C.size_t(len(out)), ctx,
+		C.zkgpu_ed25519_mode(opts.Mode), C.zkgpu_backend(opts.Backend), (*C.uint8_t)(unsafe.Pointer(&out[0]))))
 }
 
 // BatchVerifyPacked verifies a batch that is already packed, with no copy: n = len(keys)/32

@@ -482,3 +482,9 @@ func TestModesNest(t *testing.T) {
 		}
 	}
 }
+
+func TestModeNames(t *testing.T) {
+	testutil.Names(t, map[ed25519.Mode]string{
+		ed25519.Openssl: "openssl", ed25519.Strict: "strict", ed25519.Zip215: "zip215", 3: "Mode(3)", -1: "Mode(-1)",
+	})
+}

@@ -6,40 +6,50 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"zkgpu/internal/hostbuf"
 )
 
-// BenchmarkPack is the binding's own cost per BatchVerifyWith call: copying n items (32-byte
-// key, 64-byte signature, 64-byte message, each its own Go allocation) into the packed C buffer
-// and reading the verdicts back. Run with -cpu 1,16 to see the goroutines scale; the gap to the
-// library's verifications/s at the same n is the headroom left (docs/go.md).
+// BenchmarkPack is the binding's own cost per BatchVerifyWith call: the offsets pass and the
+// callback's copy of n items (32-byte key, 64-byte signature, 64-byte message, each its own Go
+// allocation) into a C buffer, here in one piece (the library asks for chunks), for goroutine
+// chunks of several sizes (packChunk is the one the binding uses). Run with -cpu 1,16 to see the
+// goroutines scale; the gap to the library's verifications/s at the same n is the headroom left
+// (docs/go.md).
 func BenchmarkPack(b *testing.B) {
-	for _, n := range []int{64, 4096, 1 << 20} {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+	for _, c := range []struct{ n, chunk int }{{64, packChunk}, {4096, 256}, {4096, 1024}, {4096, 4096}, {1 << 20, 256}, {1 << 20, 1024}} {
+		n, chunk := c.n, c.chunk
+		b.Run(fmt.Sprintf("n=%d/chunk=%d", n, chunk), func(b *testing.B) {
 			pubs := make([]ed25519.PublicKey, n)
 			msgs, sigs := make([][]byte, n), make([][]byte, n)
 			for i := range pubs {
 				pubs[i], msgs[i], sigs[i] = make([]byte, 32), make([]byte, 64), make([]byte, 64)
 			}
-			out := make([]bool, n)
+			dst, ok := hostbuf.Get(uintptr(160 * n))
+			if !ok {
+				b.Fatal("no C memory")
+			}
+			defer hostbuf.Put(dst)
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				p, err := pack(pubs, msgs, sigs)
+				f, err := newFilled(pubs, msgs, sigs)
 				if err != nil {
 					b.Fatal(err)
 				}
-				p.resultsInto(out, pubs, sigs)
-				p.free()
+				f.fill(0, n, dst.P, unsafe.Add(dst.P, 32*n), unsafe.Add(dst.P, 96*n), chunk)
+				f.free()
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/time.Since(start).Seconds(), "items/s")
 		})
 	}
 }
 
-// TestPackLayout: the C buffer holds the keys, signatures, offsets and messages where the C call
-// reads them, a malformed item as zeros with an empty message.
-func TestPackLayout(t *testing.T) {
-	n := 3*packChunk + 7
+// TestFillLayout: the offsets count a malformed item as an empty message, and a chunk the library
+// asks for (here items [first, first+count) across goroutine chunks) lands where the C call
+// reads it: keys, signatures, messages from that chunk's first offset, a malformed item as zeros.
+func TestFillLayout(t *testing.T) {
+	n := 3*256 + 7
 	pubs := make([]ed25519.PublicKey, n)
 	msgs, sigs := make([][]byte, n), make([][]byte, n)
 	for i := range pubs {
@@ -52,39 +62,50 @@ func TestPackLayout(t *testing.T) {
 		}
 	}
 	pubs[600] = pubs[600][:31]
-	p, err := pack(pubs, msgs, sigs)
+	f, err := newFilled(pubs, msgs, sigs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.free()
-	keys := cBytes(p.keys(), 32*n)
-	sigb := cBytes(p.sigs(), 64*n)
-	offs := cWords(p.offsets(), n+1)
+	defer f.free()
+	offs := f.offsets()
 	var pos uint64
 	for i := 0; i < n; i++ {
 		if offs[i] != pos {
 			t.Fatalf("offset %d = %d, want %d", i, offs[i], pos)
 		}
-		if i == 600 {
-			if keys[32*i] != 0 || sigb[64*i+63] != 0 {
-				t.Fatal("a malformed item is not packed as zeros")
-			}
-			continue
+		if i != 600 {
+			pos += uint64(len(msgs[i]))
 		}
-		if keys[32*i] != byte(i) || sigb[64*i+63] != byte(i>>3) {
-			t.Fatalf("item %d's key or signature is not at its place", i)
-		}
-		m := cBytes(p.messages(), int(pos)+len(msgs[i]))[pos:]
-		if string(m) != string(msgs[i]) {
-			t.Fatalf("item %d's message differs", i)
-		}
-		pos += uint64(len(msgs[i]))
 	}
 	if offs[n] != pos {
 		t.Fatalf("last offset %d, want %d", offs[n], pos)
 	}
+	if len(f.malformed) != 1 || f.malformed[0] != 600 {
+		t.Fatalf("malformed items noted: %v", f.malformed)
+	}
+	first, count := 100, 3*256-110 // crosses goroutine chunks of 64, holds item 600, ends before n
+	keys, sigb := make([]byte, 32*count), make([]byte, 64*count)
+	msgb := make([]byte, offs[first+count]-offs[first])
+	for i := range keys {
+		keys[i] = 0xEE
+	}
+	for i := range sigb {
+		sigb[i] = 0xEE
+	}
+	f.fill(first, count, unsafe.Pointer(&keys[0]), unsafe.Pointer(&sigb[0]), unsafe.Pointer(&msgb[0]), 64)
+	for j := 0; j < count; j++ {
+		i := first + j
+		if i == 600 {
+			if keys[32*j] != 0 || sigb[64*j+63] != 0 {
+				t.Fatal("a malformed item is not written as zeros")
+			}
+			continue
+		}
+		if keys[32*j] != byte(i) || sigb[64*j+63] != byte(i>>3) {
+			t.Fatalf("item %d's key or signature is not at its place", i)
+		}
+		if m := msgb[offs[i]-offs[first] : offs[i+1]-offs[first]]; string(m) != string(msgs[i]) {
+			t.Fatalf("item %d's message differs", i)
+		}
+	}
 }
-
-// Views of the C buffer.
-func cBytes(p unsafe.Pointer, n int) []byte   { return unsafe.Slice((*byte)(p), n) }
-func cWords(p unsafe.Pointer, n int) []uint64 { return unsafe.Slice((*uint64)(p), n) }

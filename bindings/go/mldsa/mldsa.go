@@ -18,10 +18,10 @@ import "C"
 
 import (
 	"crypto/rand"
-	"fmt"
 
 	"zkgpu"
 	"zkgpu/internal/cabi"
+	"zkgpu/internal/enum"
 )
 
 // ParameterSet is one of the three FIPS 204 parameter sets (zkgpu_mldsa_set).
@@ -34,15 +34,7 @@ const (
 )
 
 func (s ParameterSet) String() string {
-	switch s {
-	case MLDSA44:
-		return "ML-DSA-44"
-	case MLDSA65:
-		return "ML-DSA-65"
-	case MLDSA87:
-		return "ML-DSA-87"
-	}
-	return fmt.Sprintf("ParameterSet(%d)", int32(s))
+	return enum.Name(s, []string{MLDSA44: "ML-DSA-44", MLDSA65: "ML-DSA-65", MLDSA87: "ML-DSA-87"}, "ParameterSet(%d)")
 }
 
 // SeedSize is the length of a KeyGen seed xi, in every parameter set.
@@ -70,13 +62,6 @@ func (s ParameterSet) Sizes() (Sizes, error) {
 		int(c.mu), int(c.max_context)}, nil
 }
 
-func check(set ParameterSet, backend zkgpu.Backend) (Sizes, error) {
-	if err := cabi.CheckBackend(backend); err != nil {
-		return Sizes{}, err
-	}
-	return set.Sizes()
-}
-
 // KeyPair is one item of KeyGen: the seed it came from and the keys, or Err.
 type KeyPair struct {
 	Seed      []byte
@@ -88,33 +73,21 @@ type KeyPair struct {
 // GenerateKeys draws n seeds from crypto/rand and derives their key pairs. Keep Seed (32 bytes)
 // to store a key compactly: KeyGen re-derives the same keys from it.
 func GenerateKeys(set ParameterSet, n int, backend zkgpu.Backend) ([]KeyPair, error) {
-	seeds, err := cabi.RandomSeeds(n, SeedSize)
-	if err != nil {
-		return nil, err
-	}
-	return KeyGen(set, seeds, backend)
+	return cabi.GenerateKeys(n, SeedSize, func(seeds [][]byte) ([]KeyPair, error) { return KeyGen(set, seeds, backend) })
 }
 
 // KeyGen is ML-DSA.KeyGen_internal(xi) for each 32-byte seed xi.
 func KeyGen(set ParameterSet, seeds [][]byte, backend zkgpu.Backend) ([]KeyPair, error) {
-	sz, err := check(set, backend)
+	sz, err := cabi.CheckSet(backend, set.Sizes)
 	if err != nil {
 		return nil, err
 	}
-	pks, sks, bad, err := cabi.Seeded(seeds, sz.Seed, sz.PublicKey, sz.SecretKey, func(in, pk, sk []byte) error {
-		return cabi.Call(func() int32 {
-			return int32(C.zkgpu_mldsa_keygen_batch(C.zkgpu_mldsa_set(set), u8(in), C.size_t(len(seeds)),
-				C.zkgpu_backend(backend), u8(pk), u8(sk)))
-		})
+	return cabi.KeyGen(seeds, sz.Seed, sz.PublicKey, sz.SecretKey, func(in, pk, sk []byte) int32 {
+		return int32(C.zkgpu_mldsa_keygen_batch(C.zkgpu_mldsa_set(set), u8(in), C.size_t(len(seeds)),
+			C.zkgpu_backend(backend), u8(pk), u8(sk)))
+	}, func(seed, pk, sk []byte, err error) KeyPair {
+		return KeyPair{Seed: seed, PublicKey: pk, SecretKey: sk, Err: err}
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]KeyPair, len(seeds))
-	for i := range out {
-		out[i] = KeyPair{Seed: seeds[i], PublicKey: pks[i], SecretKey: sks[i], Err: cabi.At(bad, i)}
-	}
-	return out, nil
 }
 
 // SignItem is one message to sign.
@@ -146,7 +119,7 @@ type SignResult struct {
 // Sign is ML-DSA.Sign for each item. Item errors: a secret key, Rnd or mu of the wrong length, a
 // context over 255 bytes, or a secret key whose s1/s2 coefficients are out of range.
 func Sign(set ParameterSet, items []SignItem, opts SignOptions) ([]SignResult, error) {
-	sz, err := check(set, opts.Backend)
+	sz, err := cabi.CheckSet(opts.Backend, set.Sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +208,7 @@ type VerifyOptions struct {
 // Verify is ML-DSA.Verify for each item: true iff the signature is valid for the public key,
 // message and context. Wrong lengths and contexts over 255 bytes are false, not errors.
 func Verify(set ParameterSet, items []VerifyItem, opts VerifyOptions) ([]bool, error) {
-	if _, err := check(set, opts.Backend); err != nil {
+	if _, err := cabi.CheckSet(opts.Backend, set.Sizes); err != nil {
 		return nil, err
 	}
 	n := len(items)

@@ -15,22 +15,15 @@ var sets = []mldsa.ParameterSet{mldsa.MLDSA44, mldsa.MLDSA65, mldsa.MLDSA87}
 
 func TestSizes(t *testing.T) {
 	// FIPS 204, Table 2.
-	want := map[mldsa.ParameterSet][3]int{
-		mldsa.MLDSA44: {1312, 2560, 2420}, mldsa.MLDSA65: {1952, 4032, 3309}, mldsa.MLDSA87: {2592, 4896, 4627},
+	sizes := func(pk, sk, sig int) mldsa.Sizes {
+		return mldsa.Sizes{PublicKey: pk, SecretKey: sk, Signature: sig, Seed: 32, Rnd: 32, Mu: 64, MaxContext: 255}
 	}
-	for _, s := range sets {
-		sz, err := s.Sizes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w := want[s]; sz.PublicKey != w[0] || sz.SecretKey != w[1] || sz.Signature != w[2] ||
-			sz.Seed != 32 || sz.Rnd != 32 || sz.Mu != 64 || sz.MaxContext != 255 {
-			t.Errorf("%v: sizes %+v", s, sz)
-		}
-	}
-	if _, err := mldsa.ParameterSet(3).Sizes(); !errors.Is(err, zkgpu.ErrInvalidArgument) {
-		t.Errorf("ParameterSet(3).Sizes(): %v, want ErrInvalidArgument", err)
-	}
+	testutil.Sizes(t, mldsa.ParameterSet.Sizes, map[mldsa.ParameterSet]mldsa.Sizes{
+		mldsa.MLDSA44: sizes(1312, 2560, 2420), mldsa.MLDSA65: sizes(1952, 4032, 3309), mldsa.MLDSA87: sizes(2592, 4896, 4627),
+	})
+	testutil.Names(t, map[mldsa.ParameterSet]string{
+		mldsa.MLDSA44: "ML-DSA-44", mldsa.MLDSA65: "ML-DSA-65", mldsa.MLDSA87: "ML-DSA-87", 3: "ParameterSet(3)", -1: "ParameterSet(-1)",
+	})
 }
 
 // TestSignVerify: fresh keys sign messages (hedged and deterministic, with and without
@@ -38,77 +31,73 @@ func TestSizes(t *testing.T) {
 // not.
 func TestSignVerify(t *testing.T) {
 	const n = 12
-	for _, s := range sets {
-		for _, be := range testutil.Backends() {
-			t.Run(s.String()+"/"+be.String(), func(t *testing.T) {
-				kps, err := mldsa.GenerateKeys(s, n, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				items := make([]mldsa.SignItem, n)
-				for i := range items {
-					if kps[i].Err != nil {
-						t.Fatal(kps[i].Err)
-					}
-					items[i] = mldsa.SignItem{SecretKey: kps[i].SecretKey, Message: bytes.Repeat([]byte{byte(i)}, i*7)}
-					if i%3 == 1 {
-						items[i].Context = []byte(fmt.Sprintf("context %d", i))
-					}
-				}
-				for _, det := range []bool{false, true} {
-					sigs, err := mldsa.Sign(s, items, mldsa.SignOptions{Backend: be, Deterministic: det})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var ok, bad []mldsa.VerifyItem
-					for i, r := range sigs {
-						if r.Err != nil {
-							t.Fatalf("item %d: %v", i, r.Err)
-						}
-						v := mldsa.VerifyItem{PublicKey: kps[i].PublicKey, Message: items[i].Message, Context: items[i].Context, Signature: r.Signature}
-						ok = append(ok, v)
-						tampered := v
-						switch i % 4 {
-						case 0:
-							tampered.Signature = append([]byte{}, v.Signature...)
-							tampered.Signature[i] ^= 1
-						case 1:
-							tampered.Message = append(append([]byte{}, v.Message...), 0)
-						case 2:
-							tampered.Context = []byte("another context")
-						case 3:
-							tampered.PublicKey = kps[(i+1)%n].PublicKey
-						}
-						bad = append(bad, tampered)
-					}
-					got, err := mldsa.Verify(s, append(ok, bad...), mldsa.VerifyOptions{Backend: be})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i, v := range got {
-						if v != (i < n) {
-							t.Errorf("deterministic=%v item %d: verdict %v", det, i, v)
-						}
-					}
-				}
-				// Hedged signing draws fresh randomness; deterministic signing repeats itself.
-				h1, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be})
-				h2, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be})
-				d1, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be, Deterministic: true})
-				d2, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be, Deterministic: true})
-				if bytes.Equal(h1[0].Signature, h2[0].Signature) || !bytes.Equal(d1[0].Signature, d2[0].Signature) {
-					t.Error("hedged signatures repeat, or deterministic ones do not")
-				}
-				// An empty, non-nil Rnd is deterministic even when the call is hedged.
-				e := items[0]
-				e.Rnd = []byte{}
-				e1, _ := mldsa.Sign(s, []mldsa.SignItem{e}, mldsa.SignOptions{Backend: be})
-				if !bytes.Equal(e1[0].Signature, d1[0].Signature) {
-					t.Error("an empty Rnd did not sign deterministically")
-				}
-			})
+	testutil.EachBackend(t, sets, func(t *testing.T, s mldsa.ParameterSet, be zkgpu.Backend) {
+		kps, err := mldsa.GenerateKeys(s, n, be)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		items := make([]mldsa.SignItem, n)
+		for i := range items {
+			if kps[i].Err != nil {
+				t.Fatal(kps[i].Err)
+			}
+			items[i] = mldsa.SignItem{SecretKey: kps[i].SecretKey, Message: bytes.Repeat([]byte{byte(i)}, i*7)}
+			if i%3 == 1 {
+				items[i].Context = []byte(fmt.Sprintf("context %d", i))
+			}
+		}
+		for _, det := range []bool{false, true} {
+			sigs, err := mldsa.Sign(s, items, mldsa.SignOptions{Backend: be, Deterministic: det})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ok, bad []mldsa.VerifyItem
+			for i, r := range sigs {
+				if r.Err != nil {
+					t.Fatalf("item %d: %v", i, r.Err)
+				}
+				v := mldsa.VerifyItem{PublicKey: kps[i].PublicKey, Message: items[i].Message, Context: items[i].Context, Signature: r.Signature}
+				ok = append(ok, v)
+				tampered := v
+				switch i % 4 {
+				case 0:
+					tampered.Signature = append([]byte{}, v.Signature...)
+					tampered.Signature[i] ^= 1
+				case 1:
+					tampered.Message = append(append([]byte{}, v.Message...), 0)
+				case 2:
+					tampered.Context = []byte("another context")
+				case 3:
+					tampered.PublicKey = kps[(i+1)%n].PublicKey
+				}
+				bad = append(bad, tampered)
+			}
+			got, err := mldsa.Verify(s, append(ok, bad...), mldsa.VerifyOptions{Backend: be})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range got {
+				if v != (i < n) {
+					t.Errorf("deterministic=%v item %d: verdict %v", det, i, v)
+				}
+			}
+		}
+		// Hedged signing draws fresh randomness; deterministic signing repeats itself.
+		h1, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be})
+		h2, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be})
+		d1, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be, Deterministic: true})
+		d2, _ := mldsa.Sign(s, items[:1], mldsa.SignOptions{Backend: be, Deterministic: true})
+		if bytes.Equal(h1[0].Signature, h2[0].Signature) || !bytes.Equal(d1[0].Signature, d2[0].Signature) {
+			t.Error("hedged signatures repeat, or deterministic ones do not")
+		}
+		// An empty, non-nil Rnd is deterministic even when the call is hedged.
+		e := items[0]
+		e.Rnd = []byte{}
+		e1, _ := mldsa.Sign(s, []mldsa.SignItem{e}, mldsa.SignOptions{Backend: be})
+		if !bytes.Equal(e1[0].Signature, d1[0].Signature) {
+			t.Error("an empty Rnd did not sign deterministically")
+		}
+	})
 }
 
 // TestBackendsAgree: deterministic signing and verification give the same bytes on every
@@ -198,12 +187,10 @@ func TestCallErrors(t *testing.T) {
 	if out, err := mldsa.Verify(mldsa.MLDSA44, nil, mldsa.VerifyOptions{}); err != nil || out == nil || len(out) != 0 {
 		t.Errorf("empty batch: %#v, %v", out, err)
 	}
-	if !zkgpu.CudaUsable() {
-		_, err := mldsa.GenerateKeys(mldsa.MLDSA44, 1, zkgpu.Cuda)
-		if !errors.Is(err, zkgpu.ErrUnavailable) {
-			t.Errorf("Cuda without a GPU: %v, want ErrUnavailable", err)
-		}
-	}
+	testutil.Unavailable(t, func(be zkgpu.Backend) error {
+		_, err := mldsa.GenerateKeys(mldsa.MLDSA44, 1, be)
+		return err
+	})
 }
 
 // Wycheproof (tests/vectors/mldsa, C2SP/wycheproof): signing from the seed and from the expanded

@@ -17,10 +17,9 @@ package mlkem
 import "C"
 
 import (
-	"fmt"
-
 	"zkgpu"
 	"zkgpu/internal/cabi"
+	"zkgpu/internal/enum"
 )
 
 // ParameterSet is one of the three FIPS 203 parameter sets (zkgpu_mlkem_set).
@@ -33,15 +32,7 @@ const (
 )
 
 func (s ParameterSet) String() string {
-	switch s {
-	case MLKEM512:
-		return "ML-KEM-512"
-	case MLKEM768:
-		return "ML-KEM-768"
-	case MLKEM1024:
-		return "ML-KEM-1024"
-	}
-	return fmt.Sprintf("ParameterSet(%d)", int32(s))
+	return enum.Name(s, []string{MLKEM512: "ML-KEM-512", MLKEM768: "ML-KEM-768", MLKEM1024: "ML-KEM-1024"}, "ParameterSet(%d)")
 }
 
 // SeedSize is the length of a KeyGen seed d || z, in every parameter set.
@@ -89,44 +80,24 @@ type Decapsulation struct {
 	Err       error
 }
 
-// check is what every call does first: the set's sizes (which validates the set) and the backend.
-func check(set ParameterSet, backend zkgpu.Backend) (Sizes, error) {
-	if err := cabi.CheckBackend(backend); err != nil {
-		return Sizes{}, err
-	}
-	return set.Sizes()
-}
-
 // GenerateKeys draws n seeds from crypto/rand and derives their key pairs. Keep Seed (64 bytes)
 // to store a key compactly: KeyGen re-derives the same keys from it.
 func GenerateKeys(set ParameterSet, n int, backend zkgpu.Backend) ([]KeyPair, error) {
-	seeds, err := cabi.RandomSeeds(n, SeedSize)
-	if err != nil {
-		return nil, err
-	}
-	return KeyGen(set, seeds, backend)
+	return cabi.GenerateKeys(n, SeedSize, func(seeds [][]byte) ([]KeyPair, error) { return KeyGen(set, seeds, backend) })
 }
 
 // KeyGen is ML-KEM.KeyGen_internal(d, z) for each 64-byte seed d || z.
 func KeyGen(set ParameterSet, seeds [][]byte, backend zkgpu.Backend) ([]KeyPair, error) {
-	sz, err := check(set, backend)
+	sz, err := cabi.CheckSet(backend, set.Sizes)
 	if err != nil {
 		return nil, err
 	}
-	eks, dks, bad, err := cabi.Seeded(seeds, sz.Seed, sz.EncapsulationKey, sz.DecapsulationKey, func(in, ek, dk []byte) error {
-		return cabi.Call(func() int32 {
-			return int32(C.zkgpu_mlkem_keygen_batch(C.zkgpu_mlkem_set(set), u8(in), C.size_t(len(seeds)),
-				C.zkgpu_backend(backend), u8(ek), u8(dk)))
-		})
+	return cabi.KeyGen(seeds, sz.Seed, sz.EncapsulationKey, sz.DecapsulationKey, func(in, ek, dk []byte) int32 {
+		return int32(C.zkgpu_mlkem_keygen_batch(C.zkgpu_mlkem_set(set), u8(in), C.size_t(len(seeds)),
+			C.zkgpu_backend(backend), u8(ek), u8(dk)))
+	}, func(seed, ek, dk []byte, err error) KeyPair {
+		return KeyPair{Seed: seed, EncapsulationKey: ek, DecapsulationKey: dk, Err: err}
 	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]KeyPair, len(seeds))
-	for i := range out {
-		out[i] = KeyPair{Seed: seeds[i], EncapsulationKey: eks[i], DecapsulationKey: dks[i], Err: cabi.At(bad, i)}
-	}
-	return out, nil
 }
 
 // Encaps is ML-KEM.Encaps for each encapsulation key, with fresh randomness from the operating
@@ -146,7 +117,7 @@ func EncapsDeterministic(set ParameterSet, eks, ms [][]byte, backend zkgpu.Backe
 }
 
 func encaps(set ParameterSet, eks, ms [][]byte, backend zkgpu.Backend) ([]Encapsulation, error) {
-	sz, err := check(set, backend)
+	sz, err := cabi.CheckSet(backend, set.Sizes)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +165,7 @@ func Decaps(set ParameterSet, dks, cts [][]byte, backend zkgpu.Backend) ([]Decap
 	if len(dks) != len(cts) {
 		return nil, cabi.Errorf("%d decapsulation keys, %d ciphertexts", len(dks), len(cts))
 	}
-	sz, err := check(set, backend)
+	sz, err := cabi.CheckSet(backend, set.Sizes)
 	if err != nil {
 		return nil, err
 	}

@@ -15,22 +15,15 @@ var sets = []mlkem.ParameterSet{mlkem.MLKEM512, mlkem.MLKEM768, mlkem.MLKEM1024}
 
 func TestSizes(t *testing.T) {
 	// FIPS 203, Table 3.
-	want := map[mlkem.ParameterSet][3]int{
-		mlkem.MLKEM512: {800, 1632, 768}, mlkem.MLKEM768: {1184, 2400, 1088}, mlkem.MLKEM1024: {1568, 3168, 1568},
+	sizes := func(ek, dk, c int) mlkem.Sizes {
+		return mlkem.Sizes{EncapsulationKey: ek, DecapsulationKey: dk, Ciphertext: c, Seed: 64, Message: 32, SharedKey: 32}
 	}
-	for _, s := range sets {
-		sz, err := s.Sizes()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if w := want[s]; sz.EncapsulationKey != w[0] || sz.DecapsulationKey != w[1] || sz.Ciphertext != w[2] ||
-			sz.Seed != 64 || sz.Message != 32 || sz.SharedKey != 32 {
-			t.Errorf("%v: sizes %+v", s, sz)
-		}
-	}
-	if _, err := mlkem.ParameterSet(3).Sizes(); !errors.Is(err, zkgpu.ErrInvalidArgument) {
-		t.Errorf("ParameterSet(3).Sizes(): %v, want ErrInvalidArgument", err)
-	}
+	testutil.Sizes(t, mlkem.ParameterSet.Sizes, map[mlkem.ParameterSet]mlkem.Sizes{
+		mlkem.MLKEM512: sizes(800, 1632, 768), mlkem.MLKEM768: sizes(1184, 2400, 1088), mlkem.MLKEM1024: sizes(1568, 3168, 1568),
+	})
+	testutil.Names(t, map[mlkem.ParameterSet]string{
+		mlkem.MLKEM512: "ML-KEM-512", mlkem.MLKEM768: "ML-KEM-768", mlkem.MLKEM1024: "ML-KEM-1024", 3: "ParameterSet(3)", -1: "ParameterSet(-1)",
+	})
 }
 
 // TestRoundTrip: fresh keys, random encapsulation, decapsulation gives the sender's key; a
@@ -38,70 +31,66 @@ func TestSizes(t *testing.T) {
 // from the real one and is the same every time.
 func TestRoundTrip(t *testing.T) {
 	const n = 40
-	for _, s := range sets {
-		for _, be := range testutil.Backends() {
-			t.Run(s.String()+"/"+be.String(), func(t *testing.T) {
-				kps, err := mlkem.GenerateKeys(s, n, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				eks, dks := make([][]byte, n), make([][]byte, n)
-				for i, kp := range kps {
-					if kp.Err != nil {
-						t.Fatal(kp.Err)
-					}
-					eks[i], dks[i] = kp.EncapsulationKey, kp.DecapsulationKey
-				}
-				encs, err := mlkem.Encaps(s, eks, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cts, tampered := make([][]byte, n), make([][]byte, n)
-				for i, e := range encs {
-					if e.Err != nil {
-						t.Fatal(e.Err)
-					}
-					cts[i] = e.Ciphertext
-					tampered[i] = append([]byte{}, e.Ciphertext...)
-					tampered[i][i%len(tampered[i])] ^= 1 << (i % 8)
-				}
-				decs, err := mlkem.Decaps(s, dks, cts, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rej, err := mlkem.Decaps(s, dks, tampered, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rej2, err := mlkem.Decaps(s, dks, tampered, be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i := range decs {
-					if decs[i].Err != nil || rej[i].Err != nil {
-						t.Fatalf("item %d: %v, %v", i, decs[i].Err, rej[i].Err)
-					}
-					if !bytes.Equal(decs[i].SharedKey, encs[i].SharedKey) {
-						t.Errorf("item %d: decapsulated key differs from the encapsulated one", i)
-					}
-					if bytes.Equal(rej[i].SharedKey, encs[i].SharedKey) {
-						t.Errorf("item %d: a tampered ciphertext gave the real key", i)
-					}
-					if !bytes.Equal(rej[i].SharedKey, rej2[i].SharedKey) {
-						t.Errorf("item %d: implicit rejection is not deterministic", i)
-					}
-				}
-				// Two encapsulations to the same key use fresh randomness.
-				again, err := mlkem.Encaps(s, eks[:1], be)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if bytes.Equal(again[0].Ciphertext, encs[0].Ciphertext) {
-					t.Error("Encaps repeated a ciphertext: the randomness is not fresh")
-				}
-			})
+	testutil.EachBackend(t, sets, func(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
+		kps, err := mlkem.GenerateKeys(s, n, be)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		eks, dks := make([][]byte, n), make([][]byte, n)
+		for i, kp := range kps {
+			if kp.Err != nil {
+				t.Fatal(kp.Err)
+			}
+			eks[i], dks[i] = kp.EncapsulationKey, kp.DecapsulationKey
+		}
+		encs, err := mlkem.Encaps(s, eks, be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cts, tampered := make([][]byte, n), make([][]byte, n)
+		for i, e := range encs {
+			if e.Err != nil {
+				t.Fatal(e.Err)
+			}
+			cts[i] = e.Ciphertext
+			tampered[i] = append([]byte{}, e.Ciphertext...)
+			tampered[i][i%len(tampered[i])] ^= 1 << (i % 8)
+		}
+		decs, err := mlkem.Decaps(s, dks, cts, be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rej, err := mlkem.Decaps(s, dks, tampered, be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rej2, err := mlkem.Decaps(s, dks, tampered, be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range decs {
+			if decs[i].Err != nil || rej[i].Err != nil {
+				t.Fatalf("item %d: %v, %v", i, decs[i].Err, rej[i].Err)
+			}
+			if !bytes.Equal(decs[i].SharedKey, encs[i].SharedKey) {
+				t.Errorf("item %d: decapsulated key differs from the encapsulated one", i)
+			}
+			if bytes.Equal(rej[i].SharedKey, encs[i].SharedKey) {
+				t.Errorf("item %d: a tampered ciphertext gave the real key", i)
+			}
+			if !bytes.Equal(rej[i].SharedKey, rej2[i].SharedKey) {
+				t.Errorf("item %d: implicit rejection is not deterministic", i)
+			}
+		}
+		// Two encapsulations to the same key use fresh randomness.
+		again, err := mlkem.Encaps(s, eks[:1], be)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(again[0].Ciphertext, encs[0].Ciphertext) {
+			t.Error("Encaps repeated a ciphertext: the randomness is not fresh")
+		}
+	})
 }
 
 // TestBackendsAgree: the deterministic operations give the same bytes on every backend, above
@@ -191,13 +180,10 @@ func TestCallErrors(t *testing.T) {
 	if out, err := mlkem.KeyGen(mlkem.MLKEM512, nil, zkgpu.Cpu); err != nil || out == nil || len(out) != 0 {
 		t.Errorf("empty batch: %#v, %v", out, err)
 	}
-	if !zkgpu.CudaUsable() {
-		_, err := mlkem.GenerateKeys(mlkem.MLKEM512, 2, zkgpu.Cuda)
-		var e *zkgpu.Error
-		if !errors.Is(err, zkgpu.ErrUnavailable) || !errors.As(err, &e) || e.Message == "" {
-			t.Errorf("Cuda without a GPU: %v, want ErrUnavailable with the library's message", err)
-		}
-	}
+	testutil.Unavailable(t, func(be zkgpu.Backend) error {
+		_, err := mlkem.GenerateKeys(mlkem.MLKEM512, 2, be)
+		return err
+	})
 }
 
 // Wycheproof (tests/vectors/mlkem, C2SP/wycheproof): every vector of a file in one batch per
@@ -245,47 +231,61 @@ func expect(t *testing.T, v vector, err error, got, want []byte, what string) {
 }
 
 func TestWycheproof(t *testing.T) {
-	for _, s := range sets {
-		for _, be := range testutil.Backends() {
-			t.Run(s.String()+"/"+be.String(), func(t *testing.T) {
-				wycheproofKeyGen(t, s, be)
-				wycheproofEncaps(t, s, be)
-				wycheproofSeedThenDecaps(t, s, be)
-				wycheproofDecaps(t, s, be)
-			})
-		}
+	testutil.EachBackend(t, sets, func(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
+		wycheproofKeyGen(t, s, be)
+		wycheproofEncaps(t, s, be)
+		wycheproofSeedThenDecaps(t, s, be)
+		wycheproofDecaps(t, s, be)
+	})
+}
+
+// column is one input of every vector, in order.
+func column(vs []vector, in func(v vector) []byte) [][]byte {
+	out := make([][]byte, len(vs))
+	for i, v := range vs {
+		out[i] = in(v)
+	}
+	return out
+}
+
+// keyGen is KeyGen on the vectors' seeds.
+func keyGen(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend, vs []vector) []mlkem.KeyPair {
+	kps, err := mlkem.KeyGen(s, column(vs, func(v vector) []byte { return v.Seed }), be)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kps
+}
+
+// decaps checks Decaps of dks and the vectors' ciphertexts against the vectors' shared keys.
+func decaps(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend, vs []vector, dks [][]byte) {
+	decs, err := mlkem.Decaps(s, dks, column(vs, func(v vector) []byte { return v.C }), be)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		expect(t, v, decs[i].Err, decs[i].SharedKey, v.K, "K")
 	}
 }
 
 func wycheproofKeyGen(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
 	vs := load(t, s, "keygen_seed_test")
-	seeds := make([][]byte, len(vs))
-	for i, v := range vs {
-		seeds[i] = v.Seed
-	}
-	kps, err := mlkem.KeyGen(s, seeds, be)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vs {
-		expect(t, v, kps[i].Err, kps[i].EncapsulationKey, v.Ek, "ek")
-		expect(t, v, kps[i].Err, kps[i].DecapsulationKey, v.Dk, "dk")
+	for i, kp := range keyGen(t, s, be, vs) {
+		expect(t, vs[i], kp.Err, kp.EncapsulationKey, vs[i].Ek, "ek")
+		expect(t, vs[i], kp.Err, kp.DecapsulationKey, vs[i].Dk, "dk")
 	}
 }
 
 func wycheproofEncaps(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
 	vs := load(t, s, "encaps_test")
-	eks, ms := make([][]byte, len(vs)), make([][]byte, len(vs))
-	for i, v := range vs {
-		eks[i], ms[i] = v.Ek, v.M
-	}
+	eks, ms := column(vs, func(v vector) []byte { return v.Ek }), column(vs, func(v vector) []byte { return v.M })
 	encs, err := mlkem.EncapsDeterministic(s, eks, ms, be)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, v := range vs {
-		expect(t, v, encs[i].Err, encs[i].Ciphertext, v.C, "c")
-		expect(t, v, encs[i].Err, encs[i].SharedKey, v.K, "K")
+	for i, e := range encs {
+		expect(t, vs[i], e.Err, e.Ciphertext, vs[i].C, "c")
+		expect(t, vs[i], e.Err, e.SharedKey, vs[i].K, "K")
 	}
 }
 
@@ -293,41 +293,17 @@ func wycheproofEncaps(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
 // strcmp cases); an invalid vector has a seed or ciphertext of the wrong length.
 func wycheproofSeedThenDecaps(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
 	vs := load(t, s, "test")
-	seeds, cs := make([][]byte, len(vs)), make([][]byte, len(vs))
-	for i, v := range vs {
-		seeds[i], cs[i] = v.Seed, v.C
-	}
-	kps, err := mlkem.KeyGen(s, seeds, be)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dks := make([][]byte, len(vs))
-	for i := range kps {
-		dks[i] = kps[i].DecapsulationKey // nil for a bad seed: Decaps reports it as a wrong length
-		if kps[i].Err == nil && vs[i].Ek != nil && !bytes.Equal(kps[i].EncapsulationKey, vs[i].Ek) {
+	for i, kp := range keyGen(t, s, be, vs) {
+		dks[i] = kp.DecapsulationKey // nil for a bad seed: Decaps reports it as a wrong length
+		if kp.Err == nil && vs[i].Ek != nil && !bytes.Equal(kp.EncapsulationKey, vs[i].Ek) {
 			t.Errorf("tcId %d: ek differs", vs[i].TcID)
 		}
 	}
-	decs, err := mlkem.Decaps(s, dks, cs, be)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vs {
-		expect(t, v, decs[i].Err, decs[i].SharedKey, v.K, "K")
-	}
+	decaps(t, s, be, vs, dks)
 }
 
 func wycheproofDecaps(t *testing.T, s mlkem.ParameterSet, be zkgpu.Backend) {
 	vs := load(t, s, "semi_expanded_decaps_test")
-	dks, cs := make([][]byte, len(vs)), make([][]byte, len(vs))
-	for i, v := range vs {
-		dks[i], cs[i] = v.Dk, v.C
-	}
-	decs, err := mlkem.Decaps(s, dks, cs, be)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vs {
-		expect(t, v, decs[i].Err, decs[i].SharedKey, v.K, "K")
-	}
+	decaps(t, s, be, vs, column(vs, func(v vector) []byte { return v.Dk }))
 }

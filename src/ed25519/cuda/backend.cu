@@ -66,11 +66,14 @@ void launch(const Context& ctx, const ItemArrays& a, VerifyMode mode, uint8_t* d
 }
 
 // The chunk from `pos`: chunk_items items while their messages fit the chunk's byte budget (and
-// the memory budget). Packed input without a memory budget reads the chunk's bytes off the
+// the memory budget). Packed (or filled) input without a memory budget reads the chunk's bytes off the
 // offsets instead of adding the items up one by one.
 template <class Src>
 ChunkPlan plan_chunk(const Src& items, size_t pos, size_t chunk_items, const VerifyOptions& options) {
-  if constexpr (std::is_same_v<Src, PackedItems>) {
+  if constexpr (std::is_same_v<Src, FilledItems>)  // checked here, before this chunk's callback
+    check_nondecreasing(items.offsets, pos, std::min(items.size(), pos + chunk_items),
+                        "zkgpu_ed25519_verify_batch_fill");
+  if constexpr (std::is_same_v<Src, PackedItems> || std::is_same_v<Src, FilledItems>) {
     const size_t end = std::min(items.size(), pos + chunk_items);
     const uint64_t bytes = items.offsets[end] - items.offsets[pos];
     if (!options.memory_budget && bytes <= options.max_chunk_msg_bytes)
@@ -78,7 +81,7 @@ ChunkPlan plan_chunk(const Src& items, size_t pos, size_t chunk_items, const Ver
   }
   return BatchPipeline::fill_chunk(
       pos, items.size(), chunk_items, options.max_chunk_msg_bytes, options.memory_budget,
-      [&](size_t i) { return items.message(i).size(); },
+      [&](size_t i) { return items.message_size(i); },
       [](size_t end, size_t n, size_t msg_bytes) {
         return chunk_plan(end, ChunkLayout{n, msg_bytes});
       },
@@ -117,6 +120,11 @@ void run_batch(Context& ctx, const Src& items, std::span<uint8_t> out, VerifyMod
 void verify_items(const ItemSource& items, std::span<uint8_t> out, VerifyMode mode, const VerifyOptions& options) {
   auto ctx = context();
   items.visit([&](const auto& src) { run_batch(*ctx, src, out, mode, options); });
+}
+
+void verify_filled(const FilledItems& items, std::span<uint8_t> out, VerifyMode mode, const VerifyOptions& options) {
+  auto ctx = context();
+  run_batch(*ctx, items, out, mode, options);
 }
 
 void verify_on_stream(const ItemArrays& items, uint8_t* verdicts, VerifyMode mode, void* stream,

@@ -63,6 +63,9 @@ inline size_t chunk_items_for(size_t n, size_t min_chunk_items) {
 // multiplication and the comparison. Batches are split into chunks whose pack, upload, kernel and
 // download overlap on several streams.
 void verify_items(const ItemSource& items, std::span<uint8_t> out, VerifyMode mode, const VerifyOptions& options = {});
+// The callback's batch: each chunk is filled straight into its pinned staging.
+void verify_filled(const FilledItems& items, std::span<uint8_t> out, VerifyMode mode,
+                   const VerifyOptions& options = {});
 
 // A batch in device memory, what the kernels read: n keys (32 bytes each), n signatures (64),
 // n + 1 offsets into `messages` (message_bytes bytes). Item i's message is

@@ -1,5 +1,6 @@
-// Package cabi is what the capability packages share for calling the C ABI: reading the
-// thread-local error message on the calling thread, and one C allocation per batch call.
+// Package cabi is what the capability packages share for calling the C ABI: the library's own OS
+// threads to call it on (threads.go), its thread-local error message read there, and one C
+// allocation per batch call.
 package cabi
 
 /*
@@ -10,23 +11,21 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
 
 	"zkgpu"
 )
 
-// Call runs f, one cgo call into the library returning its zkgpu_status, and turns a failure into
-// a *zkgpu.Error carrying zkgpu_last_error(). Why the OS thread is locked: the message is
-// thread-local, and without the lock the goroutine may move to another thread between the two
-// cgo calls and read that thread's message.
+// Call runs f, one cgo call into the library returning its zkgpu_status, on one of the library's
+// threads (threads.go), and turns a failure into a *zkgpu.Error carrying zkgpu_last_error(), read
+// on that same thread (the message is thread-local).
 func Call(f func() int32) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	st := zkgpu.Status(f())
-	if st == zkgpu.StatusOK {
-		return nil
-	}
-	return &zkgpu.Error{Status: st, Message: C.GoString(C.zkgpu_last_error())}
+	var err error
+	onLibThread(func() {
+		if st := zkgpu.Status(f()); st != zkgpu.StatusOK {
+			err = &zkgpu.Error{Status: st, Message: C.GoString(C.zkgpu_last_error())}
+		}
+	})
+	return err
 }
 
 // Errorf is an argument the binding rejects before calling the library.
@@ -41,4 +40,14 @@ func CheckBackend(b zkgpu.Backend) error {
 		return Errorf("backend %d is not Auto, Cpu or Cuda", int32(b))
 	}
 	return nil
+}
+
+// CheckSet is what every batch call of mlkem and mldsa does first: the backend (CheckBackend),
+// then the parameter set's sizes (sizes is the set's Sizes method, whose query validates the set).
+func CheckSet[S any](backend zkgpu.Backend, sizes func() (S, error)) (S, error) {
+	if err := CheckBackend(backend); err != nil {
+		var zero S
+		return zero, err
+	}
+	return sizes()
 }

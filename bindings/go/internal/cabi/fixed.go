@@ -82,25 +82,39 @@ func MergeErrors(a, b []error) []error {
 	return a
 }
 
-// Seeded is a key generation batch: each fixed-size seed gives two fixed-size outputs (ek and dk,
-// pk and sk). call runs the library on the flat seeds and fills the two flat outputs; it is not
-// called for n = 0. A seed of the wrong length gets bad[i] and nil outputs.
-func Seeded(seeds [][]byte, seedSize, sizeA, sizeB int, call func(in, a, b []byte) error) (a, b [][]byte, bad []error, err error) {
+// KeyGen is a key generation batch: each fixed-size seed gives two fixed-size outputs (ek and
+// dk, pk and sk), and item makes seed i's result from them (for a seed of the wrong length: nil
+// outputs and its error). call is the library's batch on the flat seeds, filling the two flat
+// outputs and returning its zkgpu_status (run through Call); it is not called for n = 0.
+func KeyGen[K any](seeds [][]byte, seedSize, sizeA, sizeB int, call func(in, a, b []byte) int32,
+	item func(seed, a, b []byte, err error) K) ([]K, error) {
 	n := len(seeds)
 	in, bad := Flat(seeds, seedSize, "seed")
 	bufA, bufB := make([]byte, n*sizeA), make([]byte, n*sizeB)
 	if n > 0 {
-		if err := call(in, bufA, bufB); err != nil {
-			return nil, nil, nil, err
+		if err := Call(func() int32 { return call(in, bufA, bufB) }); err != nil {
+			return nil, err
 		}
 	}
-	a, b = Split(bufA, n, sizeA), Split(bufB, n, sizeB)
-	for i := range bad {
-		if bad[i] != nil {
-			a[i], b[i] = nil, nil
+	a, b := Split(bufA, n, sizeA), Split(bufB, n, sizeB)
+	out := make([]K, n)
+	for i := range out {
+		if e := At(bad, i); e != nil {
+			out[i] = item(seeds[i], nil, nil, e)
+			continue
 		}
+		out[i] = item(seeds[i], a[i], b[i], nil)
 	}
-	return a, b, bad, nil
+	return out, nil
+}
+
+// GenerateKeys is keyGen on n seeds of seedSize bytes from crypto/rand (RandomSeeds).
+func GenerateKeys[K any](n, seedSize int, keyGen func(seeds [][]byte) ([]K, error)) ([]K, error) {
+	seeds, err := RandomSeeds(n, seedSize)
+	if err != nil {
+		return nil, err
+	}
+	return keyGen(seeds)
 }
 
 // RandomSeeds is n seeds of size bytes from crypto/rand (one read).

@@ -1,13 +1,17 @@
 // Package testutil is what the binding's tests share: the repository's known-answer files
-// (tests/vectors) and the backends this machine can run.
+// (tests/vectors), the backends this machine can run, and the checks every parameter-set enum
+// and every package's Cuda-without-a-GPU case go through.
 package testutil
 
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"zkgpu"
 )
@@ -20,6 +24,62 @@ func Backends() []zkgpu.Backend {
 		bs = append(bs, zkgpu.Cuda)
 	}
 	return bs
+}
+
+// EachBackend runs f as the subtest "<s>/<backend>" for every s of sets and every backend of
+// Backends.
+func EachBackend[S fmt.Stringer](t *testing.T, sets []S, f func(t *testing.T, s S, be zkgpu.Backend)) {
+	for _, s := range sets {
+		for _, be := range Backends() {
+			t.Run(s.String()+"/"+be.String(), func(t *testing.T) { f(t, s, be) })
+		}
+	}
+}
+
+// Names checks String: want maps each value to its name (a value outside the enum, to the
+// fallback).
+func Names[T interface {
+	comparable
+	fmt.Stringer
+}](t *testing.T, want map[T]string) {
+	t.Helper()
+	for v, w := range want {
+		if got := v.String(); got != w {
+			t.Errorf("String() of %#v = %q, want %q", v, got, w)
+		}
+	}
+}
+
+// Sizes checks a parameter set's Sizes method (sizes, as a method expression): each set of want
+// has its sizes, and ParameterSet(3), outside the enum, is zkgpu.ErrInvalidArgument.
+func Sizes[T ~int32, S comparable](t *testing.T, sizes func(T) (S, error), want map[T]S) {
+	t.Helper()
+	for s, w := range want {
+		got, err := sizes(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != w {
+			t.Errorf("%v: sizes %+v, want %+v", s, got, w)
+		}
+	}
+	if _, err := sizes(3); !errors.Is(err, zkgpu.ErrInvalidArgument) {
+		t.Errorf("%T(3).Sizes(): %v, want ErrInvalidArgument", T(3), err)
+	}
+}
+
+// Unavailable checks, where no GPU answers, that call on zkgpu.Cuda fails with ErrUnavailable
+// and the library's message (never a silent CPU run).
+func Unavailable(t *testing.T, call func(be zkgpu.Backend) error) {
+	t.Helper()
+	if zkgpu.CudaUsable() {
+		return
+	}
+	err := call(zkgpu.Cuda)
+	var e *zkgpu.Error
+	if !errors.Is(err, zkgpu.ErrUnavailable) || !errors.As(err, &e) || e.Message == "" {
+		t.Errorf("Cuda without a GPU: %v, want ErrUnavailable with the library's message", err)
+	}
 }
 
 // Dir is $ZKGPU_VECTORS_DIR, or tests/vectors of the checkout the test runs in. `go test` runs a
@@ -74,4 +134,21 @@ func (h *Hex) UnmarshalJSON(b []byte) error {
 	}
 	*h = d
 	return nil
+}
+
+// BenchItems runs a benchmark as the subtest "n=<n>" for each batch size n of sizes: setup(b, n)
+// prepares a batch (not timed; b.Cleanup for what it must release) and returns the operation,
+// which runs b.N times and is reported in items/s.
+func BenchItems(b *testing.B, sizes []int, setup func(b *testing.B, n int) func()) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			op := setup(b, n)
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				op()
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/time.Since(start).Seconds(), "items/s")
+		})
+	}
 }

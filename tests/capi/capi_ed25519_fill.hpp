@@ -1,0 +1,51 @@
+// zkgpu_ed25519_verify_batch_fill over PackedCases, with a callback that copies the asked items
+// from the cases and records each range it was asked for, so a test can check that the chunks
+// cover the batch once, in order.
+#pragma once
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "capi/capi_test_support.hpp"
+#include "ed25519/ed25519_packed_support.hpp"
+
+namespace zkgpu::test {
+
+struct FillSource {
+  const PackedCases* cases;
+  std::vector<std::pair<size_t, size_t>> asked;  // (first, count) of each callback
+
+  static void fill(void* ctx, size_t first, size_t count, uint8_t* keys, uint8_t* sigs, uint8_t* msgs) {
+    auto* self = static_cast<FillSource*>(ctx);
+    const PackedCases& p = *self->cases;
+    self->asked.emplace_back(first, count);
+    std::memcpy(keys, p.keys.data() + 32 * first, 32 * count);
+    std::memcpy(sigs, p.sigs.data() + 64 * first, 64 * count);
+    const size_t lo = p.offsets[first], hi = p.offsets[first + count];
+    if (hi > lo) std::memcpy(msgs, p.msgs.data() + lo, hi - lo);
+  }
+
+  // Whether the ranges asked for are [0, n) cut into consecutive pieces.
+  bool covered_once(size_t n) const {
+    size_t next = 0;
+    for (const auto& [first, count] : asked) {
+      if (first != next || count == 0) return false;
+      next += count;
+    }
+    return next == n;
+  }
+};
+
+// The verdicts of the fill call on b (poisoned with 0xCD first); `source` keeps the ranges asked.
+inline std::vector<uint8_t> fill_capi(const PackedCases& p, zkgpu_ed25519_mode m, zkgpu_backend b,
+                                      FillSource* source = nullptr) {
+  FillSource own{&p, {}};
+  FillSource& src = source ? *source : own;
+  src.cases = &p;
+  std::vector<uint8_t> out(p.size(), 0xCD);
+  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), p.size(), &FillSource::fill, &src, m, b,
+                                                 out.data()));
+  return out;
+}
+
+}  // namespace zkgpu::test
