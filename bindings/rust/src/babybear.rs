@@ -155,69 +155,41 @@ fn lde_out_len(what: &str, height: usize, width: usize, log_blowup: u32) -> Resu
     out_height.checked_mul(width).ok_or_else(too_big)
 }
 
-/// Low-degree extension of evaluations over `H` (height `2^k`) to the coset `shift * H'` with
-/// `|H'| = 2^(k + log_blowup)`: Plonky3's `coset_lde_batch(m, log_blowup, shift)` in natural
-/// order. Returns the `(height << log_blowup) x width` matrix.
-pub fn coset_lde(
-    evals: &[u32],
-    width: usize,
-    log_blowup: u32,
-    shift: u32,
-    repr: Repr,
-    backend: Backend,
-) -> Result<Vec<u32>, Error> {
-    lde(evals, width, log_blowup, shift, repr, backend, false)
+/// The LDEs: one signature and one body, over their own C entry points (`what` names the
+/// function in errors).
+macro_rules! lde_fns {
+    ($($(#[$doc:meta])* pub fn $name:ident($input:ident) => $c_fn:ident;)+) => {$(
+        $(#[$doc])*
+        pub fn $name(
+            $input: &[u32],
+            width: usize,
+            log_blowup: u32,
+            shift: u32,
+            repr: Repr,
+            backend: Backend,
+        ) -> Result<Vec<u32>, Error> {
+            let what = concat!("babybear::", stringify!($name));
+            let (height, log_n) = shape(what, $input.len(), width)?;
+            let len = lde_out_len(what, height, width, log_blowup)?;
+            // SAFETY: the input holds 2^log_n * width words, out (a fresh buffer, no overlap)
+            // holds 2^(log_n + log_blowup) * width.
+            crate::written(len, |out| unsafe {
+                sys::$c_fn($input.as_ptr(), log_n, width, log_blowup, shift, repr.raw(),
+                    backend.raw(), out)
+            })
+        }
+    )+};
 }
 
-/// The LDE from coefficients (what WHIR commits to): zero-pad the rows to `height << log_blowup`
-/// and evaluate over `shift * H'`, i.e. Plonky3's `coset_dft_batch` of the padded matrix.
-pub fn lde_from_coeffs(
-    coeffs: &[u32],
-    width: usize,
-    log_blowup: u32,
-    shift: u32,
-    repr: Repr,
-    backend: Backend,
-) -> Result<Vec<u32>, Error> {
-    lde(coeffs, width, log_blowup, shift, repr, backend, true)
-}
+lde_fns! {
+    /// Low-degree extension of evaluations over `H` (height `2^k`) to the coset `shift * H'` with
+    /// `|H'| = 2^(k + log_blowup)`: Plonky3's `coset_lde_batch(m, log_blowup, shift)` in natural
+    /// order. Returns the `(height << log_blowup) x width` matrix.
+    pub fn coset_lde(evals) => zkgpu_coset_lde;
 
-fn lde(
-    input: &[u32],
-    width: usize,
-    log_blowup: u32,
-    shift: u32,
-    repr: Repr,
-    backend: Backend,
-    from_coeffs: bool,
-) -> Result<Vec<u32>, Error> {
-    let what = if from_coeffs {
-        "babybear::lde_from_coeffs"
-    } else {
-        "babybear::coset_lde"
-    };
-    let (height, log_n) = shape(what, input.len(), width)?;
-    let mut out = vec![0u32; lde_out_len(what, height, width, log_blowup)?];
-    let f = if from_coeffs {
-        sys::zkgpu_lde_from_coeffs
-    } else {
-        sys::zkgpu_coset_lde
-    };
-    // SAFETY: input holds 2^log_n * width words, out (a fresh buffer, no overlap) holds
-    // 2^(log_n + log_blowup) * width.
-    Error::check(unsafe {
-        f(
-            input.as_ptr(),
-            log_n,
-            width,
-            log_blowup,
-            shift,
-            repr.raw(),
-            backend.raw(),
-            out.as_mut_ptr(),
-        )
-    })?;
-    Ok(out)
+    /// The LDE from coefficients (what WHIR commits to): zero-pad the rows to `height << log_blowup`
+    /// and evaluate over `shift * H'`, i.e. Plonky3's `coset_dft_batch` of the padded matrix.
+    pub fn lde_from_coeffs(coeffs) => zkgpu_lde_from_coeffs;
 }
 
 /// A Poseidon2 constant set.

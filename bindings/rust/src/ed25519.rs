@@ -99,7 +99,7 @@ impl PackedBatch<'_> {
 pub fn verify_batch(items: &[Item], mode: Mode, backend: Backend) -> Result<Vec<bool>, Error> {
     let mut verdicts = vec![0u8; items.len()];
     verify_batch_into(items, mode, backend, &mut verdicts)?;
-    Ok(verdicts.into_iter().map(|v| v == 1).collect())
+    Ok(crate::verdicts(verdicts))
 }
 
 /// [`verify_batch`] writing the C ABI's verdict bytes (1 valid, 0 invalid) into a caller buffer,
@@ -118,10 +118,10 @@ pub fn verify_batch_into(
     backend: Backend,
     verdicts: &mut [u8],
 ) -> Result<(), Error> {
-    check_verdict_slots(items, verdicts)?;
     if !items_are_c_structs() {
         return verify_through_arrays(items, mode, backend, verdicts);
     }
+    check_verdict_slots("ed25519::verify_batch_into", items.len(), verdicts)?;
     // SAFETY: items_are_c_structs() checked that Item (repr(C), three slice references) has the
     // size of zkgpu_ed25519_item and that a slice reference is (pointer, length); every entry
     // points at a live borrowed slice of the stated length (an empty slice's dangling pointer is
@@ -137,12 +137,11 @@ pub fn verify_batch_into(
     })
 }
 
-fn check_verdict_slots(items: &[Item], verdicts: &[u8]) -> Result<(), Error> {
-    if verdicts.len() != items.len() {
+fn check_verdict_slots(what: &str, n: usize, verdicts: &[u8]) -> Result<(), Error> {
+    if verdicts.len() != n {
         return Err(Error::invalid(format!(
-            "ed25519::verify_batch_into: {} verdict slots for {} items",
-            verdicts.len(),
-            items.len()
+            "{what}: {} verdict slots for {n} items",
+            verdicts.len()
         )));
     }
     Ok(())
@@ -186,7 +185,7 @@ pub fn verify_through_arrays(
     backend: Backend,
     verdicts: &mut [u8],
 ) -> Result<(), Error> {
-    check_verdict_slots(items, verdicts)?;
+    check_verdict_slots("ed25519::verify_batch_into", items.len(), verdicts)?;
     let n = items.len();
     let mut words = Words::take(6 * n);
     fill_arrays(items, words.slice(6 * n));
@@ -225,7 +224,7 @@ pub fn verify_packed(
     let n = batch.len()?;
     let mut verdicts = vec![0u8; n];
     verify_packed_into(batch, mode, backend, &mut verdicts)?;
-    Ok(verdicts.into_iter().map(|v| v == 1).collect())
+    Ok(crate::verdicts(verdicts))
 }
 
 /// [`verify_packed`] into a caller buffer of `n` verdict bytes.
@@ -236,12 +235,7 @@ pub fn verify_packed_into(
     verdicts: &mut [u8],
 ) -> Result<(), Error> {
     let n = batch.len()?;
-    if verdicts.len() != n {
-        return Err(Error::invalid(format!(
-            "ed25519::verify_packed_into: {} verdict slots for {n} items",
-            verdicts.len()
-        )));
-    }
+    check_verdict_slots("ed25519::verify_packed_into", n, verdicts)?;
     // SAFETY: len() checked keys 32 n, signatures 64 n, n + 1 offsets whose last is
     // messages.len() (the library checks the rest before reading); verdicts has n bytes and, being
     // a unique borrow, overlaps no input.

@@ -9,6 +9,18 @@
 //! `<prefix>/lib/pkgconfig`; `ZKGPU_STATIC=1` links `libzkgpu.a`). See docs/rust.md.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+use std::ffi::c_int;
+use std::fmt;
+use std::ptr::NonNull;
+
+/// `$ty { f: $src.f, .. }` for the fields a safe struct shares, by name and type, with the C
+/// struct `$src`, then the fields given as `g: expr`.
+macro_rules! copy_fields {
+    ($src:ident => $ty:ident { $($f:ident),+ $(; $($g:ident: $e:expr),+)? $(,)? }) => {
+        $ty { $($f: $src.$f,)+ $($($g: $e,)+)? }
+    };
+}
+
 mod error;
 pub mod sys;
 
@@ -119,4 +131,59 @@ pub(crate) fn item_views<'a, T>(
         .map(field)
         .map(|s| (s.as_ptr(), s.len()))
         .unzip()
+}
+
+/// `true` for each verdict byte that is 1 (the C ABI's "valid" / "accepted").
+pub(crate) fn verdicts(raw: Vec<u8>) -> Vec<bool> {
+    raw.into_iter().map(|v| v == 1).collect()
+}
+
+/// A zeroed buffer of `len` elements that `write` (a C call given its pointer) fills.
+pub(crate) fn written<T: Copy + Default>(
+    len: usize,
+    write: impl FnOnce(*mut T) -> sys::zkgpu_status,
+) -> Result<Vec<T>, Error> {
+    let mut out = vec![T::default(); len];
+    Error::check(write(out.as_mut_ptr()))?;
+    Ok(out)
+}
+
+/// The handle a C constructor stores through its out pointer; `null` is the Internal error's
+/// message for a constructor that reports success and leaves the handle null.
+pub(crate) fn created<T>(
+    null: &'static str,
+    create: impl FnOnce(*mut *mut T) -> sys::zkgpu_status,
+) -> Result<NonNull<T>, Error> {
+    let mut raw = std::ptr::null_mut();
+    Error::check(create(&mut raw))?;
+    NonNull::new(raw).ok_or_else(|| Error::new(ErrorKind::Internal, null))
+}
+
+/// What a `zkgpu_*_sizes_of` writes for the parameter set `set`; it cannot fail for a set of
+/// the crate's enums (`what` names the call in the panic message if it does).
+pub(crate) fn sizes_of<S: Default>(
+    sizes_of: unsafe extern "C" fn(c_int, *mut S) -> sys::zkgpu_status,
+    set: c_int,
+    what: fmt::Arguments<'_>,
+) -> S {
+    let mut s = S::default();
+    // SAFETY: a valid set and out pointer.
+    let status = unsafe { sizes_of(set, &mut s) };
+    assert_eq!(status, sys::ZKGPU_OK, "{what}");
+    s
+}
+
+/// KeyGen over `seeds` packed at `seed_bytes` each: both keys of every item, packed at
+/// `key_bytes`, which `call(n, first_keys, second_keys)` writes (into buffers of n keys each).
+pub(crate) fn keygen(
+    what: &str,
+    seeds: &[u8],
+    seed_bytes: usize,
+    key_bytes: [usize; 2],
+    call: impl FnOnce(usize, *mut u8, *mut u8) -> sys::zkgpu_status,
+) -> Result<[Vec<u8>; 2], Error> {
+    let n = item_count(what, "seeds", seeds, seed_bytes, None)?;
+    let [mut a, mut b] = key_bytes.map(|size| vec![0u8; n * size]);
+    Error::check(call(n, a.as_mut_ptr(), b.as_mut_ptr()))?;
+    Ok([a, b])
 }

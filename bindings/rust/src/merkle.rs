@@ -50,9 +50,8 @@ impl MerkleTree {
             )));
         }
         let rows = matrix.len() / width;
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: matrix holds rows * width words; raw receives a handle on success.
-        Error::check(unsafe {
+        // SAFETY: matrix holds rows * width words; the handle comes back through the out pointer.
+        let raw = crate::created("zkgpu_merkle_build: null tree", |out| unsafe {
             sys::zkgpu_merkle_build(
                 matrix.as_ptr(),
                 rows,
@@ -60,11 +59,8 @@ impl MerkleTree {
                 constants.c_name().as_ptr(),
                 repr.raw(),
                 backend.raw(),
-                &mut raw,
+                out,
             )
-        })?;
-        let raw = NonNull::new(raw).ok_or_else(|| {
-            Error::new(crate::ErrorKind::Internal, "zkgpu_merkle_build: null tree")
         })?;
         let mut tree = MerkleTree {
             raw,

@@ -1,10 +1,7 @@
 //! ML-DSA (FIPS 204) batches. Keys and signatures are the standard byte encodings (pk, the
 //! expanded sk, the 32-byte seed xi); signing and verification take per-item views because
 //! messages and contexts have their own lengths.
-use crate::{
-    item_count as count, item_statuses as statuses, item_views as views, sys, Backend, Error,
-    ItemStatus,
-};
+use crate::{item_statuses as statuses, item_views as views, sys, Backend, Error, ItemStatus};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Set {
@@ -39,19 +36,12 @@ impl Set {
     }
 
     pub fn sizes(self) -> Sizes {
-        let mut s = sys::zkgpu_mldsa_sizes::default();
-        // SAFETY: a valid set and out pointer; it cannot fail for a set of this enum.
-        let status = unsafe { sys::zkgpu_mldsa_sizes_of(self.raw(), &mut s) };
-        assert_eq!(status, sys::ZKGPU_OK, "zkgpu_mldsa_sizes_of({self:?})");
-        Sizes {
-            public_key: s.public_key,
-            secret_key: s.secret_key,
-            signature: s.signature,
-            seed: s.seed,
-            rnd: s.rnd,
-            mu: s.mu,
-            max_context: s.max_context,
-        }
+        let s = crate::sizes_of(
+            sys::zkgpu_mldsa_sizes_of,
+            self.raw(),
+            format_args!("zkgpu_mldsa_sizes_of({self:?})"),
+        );
+        copy_fields!(s => Sizes { public_key, secret_key, signature, seed, rnd, mu, max_context })
     }
 }
 
@@ -65,19 +55,17 @@ pub struct KeyPairs {
 /// KeyGen_internal(xi) for each 32-byte seed.
 pub fn keygen_batch(set: Set, seeds: &[u8], backend: Backend) -> Result<KeyPairs, Error> {
     let s = set.sizes();
-    let n = count("mldsa::keygen_batch", "seeds", seeds, s.seed, None)?;
-    let (mut pk, mut sk) = (vec![0u8; n * s.public_key], vec![0u8; n * s.secret_key]);
+    let key_bytes = [s.public_key, s.secret_key];
     // SAFETY: n seeds in, n keys of each size out.
-    Error::check(unsafe {
-        sys::zkgpu_mldsa_keygen_batch(
-            set.raw(),
-            seeds.as_ptr(),
-            n,
-            backend.raw(),
-            pk.as_mut_ptr(),
-            sk.as_mut_ptr(),
-        )
-    })?;
+    let [pk, sk] = crate::keygen(
+        "mldsa::keygen_batch",
+        seeds,
+        s.seed,
+        key_bytes,
+        |n, pk, sk| unsafe {
+            sys::zkgpu_mldsa_keygen_batch(set.raw(), seeds.as_ptr(), n, backend.raw(), pk, sk)
+        },
+    )?;
     Ok(KeyPairs {
         public_keys: pk,
         secret_keys: sk,
@@ -196,5 +184,5 @@ pub fn verify_batch(
             ok.as_mut_ptr(),
         )
     })?;
-    Ok(ok.into_iter().map(|v| v == 1).collect())
+    Ok(crate::verdicts(ok))
 }

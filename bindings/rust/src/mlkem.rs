@@ -35,18 +35,14 @@ impl Set {
     }
 
     pub fn sizes(self) -> Sizes {
-        let mut s = sys::zkgpu_mlkem_sizes::default();
-        // SAFETY: a valid set and out pointer; it cannot fail for a set of this enum.
-        let status = unsafe { sys::zkgpu_mlkem_sizes_of(self.raw(), &mut s) };
-        assert_eq!(status, sys::ZKGPU_OK, "zkgpu_mlkem_sizes_of({self:?})");
-        Sizes {
-            encapsulation_key: s.encapsulation_key,
-            decapsulation_key: s.decapsulation_key,
-            ciphertext: s.ciphertext,
-            seed: s.seed,
-            message: s.message,
-            shared_key: s.shared_key,
-        }
+        let s = crate::sizes_of(
+            sys::zkgpu_mlkem_sizes_of,
+            self.raw(),
+            format_args!("zkgpu_mlkem_sizes_of({self:?})"),
+        );
+        copy_fields!(s => Sizes {
+            encapsulation_key, decapsulation_key, ciphertext, seed, message, shared_key
+        })
     }
 }
 
@@ -60,20 +56,17 @@ pub struct KeyPairs {
 /// KeyGen_internal(d, z) for each 64-byte seed d || z.
 pub fn keygen_batch(set: Set, seeds: &[u8], backend: Backend) -> Result<KeyPairs, Error> {
     let s = set.sizes();
-    let n = count("mlkem::keygen_batch", "seeds", seeds, s.seed, None)?;
-    let mut ek = vec![0u8; n * s.encapsulation_key];
-    let mut dk = vec![0u8; n * s.decapsulation_key];
+    let key_bytes = [s.encapsulation_key, s.decapsulation_key];
     // SAFETY: n seeds in, n keys of each size out.
-    Error::check(unsafe {
-        sys::zkgpu_mlkem_keygen_batch(
-            set.raw(),
-            seeds.as_ptr(),
-            n,
-            backend.raw(),
-            ek.as_mut_ptr(),
-            dk.as_mut_ptr(),
-        )
-    })?;
+    let [ek, dk] = crate::keygen(
+        "mlkem::keygen_batch",
+        seeds,
+        s.seed,
+        key_bytes,
+        |n, ek, dk| unsafe {
+            sys::zkgpu_mlkem_keygen_batch(set.raw(), seeds.as_ptr(), n, backend.raw(), ek, dk)
+        },
+    )?;
     Ok(KeyPairs {
         encapsulation_keys: ek,
         decapsulation_keys: dk,

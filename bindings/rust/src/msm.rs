@@ -6,7 +6,7 @@
 //! packed back to back; the number of scalars is the number of points.
 use std::ptr::NonNull;
 
-use crate::{sys, Backend, Error, ErrorKind};
+use crate::{sys, Backend, Error};
 
 pub const SCALAR_BYTES: usize = sys::ZKGPU_SCALAR_BYTES;
 /// The bytes of one base in the MSM's mixed-adder twisted-Edwards form ([`Bases::export`]).
@@ -62,19 +62,17 @@ pub fn msm(
             encoding.point_bytes()
         )));
     }
-    let mut out = vec![0u8; encoding.point_bytes()];
     // SAFETY: points holds n encoded points, scalars n * 32 bytes, out one encoded point.
-    Error::check(unsafe {
+    crate::written(encoding.point_bytes(), |out| unsafe {
         sys::zkgpu_msm(
             points.as_ptr(),
             scalars.as_ptr(),
             n,
             encoding.raw(),
             backend.raw(),
-            out.as_mut_ptr(),
+            out,
         )
-    })?;
-    Ok(out)
+    })
 }
 
 /// Bases prepared once for repeated MSMs (kept on the GPU after the first GPU MSM). Freed on drop.
@@ -99,13 +97,10 @@ impl Bases {
             )));
         }
         let n = points.len() / size;
-        let mut raw = std::ptr::null_mut();
-        // SAFETY: points holds n encoded points.
-        Error::check(unsafe {
-            sys::zkgpu_msm_bases_create(points.as_ptr(), n, encoding.raw(), &mut raw)
+        // SAFETY: points holds n encoded points; the handle comes back through the out pointer.
+        let raw = crate::created("zkgpu_msm_bases_create: null bases", |out| unsafe {
+            sys::zkgpu_msm_bases_create(points.as_ptr(), n, encoding.raw(), out)
         })?;
-        let raw = NonNull::new(raw)
-            .ok_or_else(|| Error::new(ErrorKind::Internal, "zkgpu_msm_bases_create: null bases"))?;
         Ok(Bases { raw, len: n })
     }
 
@@ -130,30 +125,27 @@ impl Bases {
                 self.len
             )));
         }
-        let mut out = vec![0u8; encoding.point_bytes()];
         // SAFETY: scalars holds n * 32 bytes, out one encoded point.
-        Error::check(unsafe {
+        crate::written(encoding.point_bytes(), |out| unsafe {
             sys::zkgpu_msm_with_bases(
                 self.raw.as_ptr(),
                 scalars.as_ptr(),
                 n,
                 encoding.raw(),
                 backend.raw(),
-                out.as_mut_ptr(),
+                out,
             )
-        })?;
-        Ok(out)
+        })
     }
 
     /// The bases in the mixed-adder form, `PRECOMPUTED_BYTES` each: what the device-pointer MSM
     /// reads from GPU memory.
     pub fn export(&self) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0u8; self.len * PRECOMPUTED_BYTES];
+        let len = self.len * PRECOMPUTED_BYTES;
         // SAFETY: out holds len * 144 bytes, the length passed.
-        Error::check(unsafe {
-            sys::zkgpu_msm_bases_export(self.raw.as_ptr(), out.as_mut_ptr(), out.len())
-        })?;
-        Ok(out)
+        crate::written(len, |out| unsafe {
+            sys::zkgpu_msm_bases_export(self.raw.as_ptr(), out, len)
+        })
     }
 }
 

@@ -6,41 +6,41 @@
 //! a number instead of undefined behaviour.
 #![allow(non_camel_case_types)]
 
-use std::ffi::{c_char, c_int, c_uint};
+use std::ffi::{c_char, c_int, c_uint, c_void};
 
-pub type zkgpu_status = c_int;
-pub const ZKGPU_OK: zkgpu_status = 0;
-pub const ZKGPU_INVALID_ARGUMENT: zkgpu_status = 1;
-pub const ZKGPU_OUT_OF_MEMORY: zkgpu_status = 2;
-pub const ZKGPU_UNAVAILABLE: zkgpu_status = 3;
-pub const ZKGPU_CUDA_ERROR: zkgpu_status = 4;
-pub const ZKGPU_INTERNAL: zkgpu_status = 5;
+/// A C enum of the header: `pub type $ty = c_int` and a `$ty` constant for each value.
+macro_rules! c_enum {
+    ($ty:ident: $($name:ident = $value:literal),+ $(,)?) => {
+        pub type $ty = c_int;
+        $(pub const $name: $ty = $value;)+
+    };
+}
 
-pub type zkgpu_backend = c_int;
-pub const ZKGPU_BACKEND_AUTO: zkgpu_backend = 0;
-pub const ZKGPU_BACKEND_CPU: zkgpu_backend = 1;
-pub const ZKGPU_BACKEND_CUDA: zkgpu_backend = 2;
+/// An opaque handle type of the header (`typedef struct X X;`), only ever behind a pointer.
+macro_rules! opaque {
+    ($name:ident) => {
+        #[repr(C)]
+        pub struct $name {
+            _opaque: [u8; 0],
+        }
+    };
+}
+
+c_enum! { zkgpu_status: ZKGPU_OK = 0, ZKGPU_INVALID_ARGUMENT = 1, ZKGPU_OUT_OF_MEMORY = 2,
+ZKGPU_UNAVAILABLE = 3, ZKGPU_CUDA_ERROR = 4, ZKGPU_INTERNAL = 5 }
+c_enum! { zkgpu_backend: ZKGPU_BACKEND_AUTO = 0, ZKGPU_BACKEND_CPU = 1, ZKGPU_BACKEND_CUDA = 2 }
 
 pub const ZKGPU_BABYBEAR_P: u32 = 2013265921;
-pub type zkgpu_babybear_repr = c_int;
-pub const ZKGPU_BABYBEAR_CANONICAL: zkgpu_babybear_repr = 0;
-pub const ZKGPU_BABYBEAR_MONTGOMERY: zkgpu_babybear_repr = 1;
+c_enum! { zkgpu_babybear_repr: ZKGPU_BABYBEAR_CANONICAL = 0, ZKGPU_BABYBEAR_MONTGOMERY = 1 }
 pub const ZKGPU_BABYBEAR4_WORDS: usize = 4;
 pub const ZKGPU_DIGEST_WORDS: usize = 8;
 
-pub type zkgpu_ntt_direction = c_int;
-pub const ZKGPU_NTT_FORWARD: zkgpu_ntt_direction = 0;
-pub const ZKGPU_NTT_INVERSE: zkgpu_ntt_direction = 1;
+c_enum! { zkgpu_ntt_direction: ZKGPU_NTT_FORWARD = 0, ZKGPU_NTT_INVERSE = 1 }
 
-#[repr(C)]
-pub struct zkgpu_merkle_tree {
-    _opaque: [u8; 0],
-}
+opaque! { zkgpu_merkle_tree }
 
-pub type zkgpu_whir_soundness = c_int;
-pub const ZKGPU_WHIR_UNIQUE_DECODING: zkgpu_whir_soundness = 0;
-pub const ZKGPU_WHIR_JOHNSON_BOUND: zkgpu_whir_soundness = 1;
-pub const ZKGPU_WHIR_CAPACITY_BOUND: zkgpu_whir_soundness = 2;
+c_enum! { zkgpu_whir_soundness: ZKGPU_WHIR_UNIQUE_DECODING = 0, ZKGPU_WHIR_JOHNSON_BOUND = 1,
+ZKGPU_WHIR_CAPACITY_BOUND = 2 }
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,15 +74,10 @@ pub struct zkgpu_whir_config {
     pub pow_budget_exceeded: u32,
 }
 
-#[repr(C)]
-pub struct zkgpu_whir_proof {
-    _opaque: [u8; 0],
-}
+opaque! { zkgpu_whir_proof }
 
-pub type zkgpu_ed25519_mode = c_int;
-pub const ZKGPU_ED25519_OPENSSL: zkgpu_ed25519_mode = 0;
-pub const ZKGPU_ED25519_STRICT: zkgpu_ed25519_mode = 1;
-pub const ZKGPU_ED25519_ZIP215: zkgpu_ed25519_mode = 2;
+c_enum! { zkgpu_ed25519_mode: ZKGPU_ED25519_OPENSSL = 0, ZKGPU_ED25519_STRICT = 1,
+ZKGPU_ED25519_ZIP215 = 2 }
 pub const ZKGPU_ED25519_PUBLIC_KEY_BYTES: usize = 32;
 pub const ZKGPU_ED25519_SIGNATURE_BYTES: usize = 64;
 
@@ -97,350 +92,149 @@ pub struct zkgpu_ed25519_item {
     pub message_len: usize,
 }
 
-pub type zkgpu_g1_encoding = c_int;
-pub const ZKGPU_G1_COMPRESSED: zkgpu_g1_encoding = 0;
-pub const ZKGPU_G1_UNCOMPRESSED: zkgpu_g1_encoding = 1;
+c_enum! { zkgpu_g1_encoding: ZKGPU_G1_COMPRESSED = 0, ZKGPU_G1_UNCOMPRESSED = 1 }
 pub const ZKGPU_G1_COMPRESSED_BYTES: usize = 48;
 pub const ZKGPU_G1_UNCOMPRESSED_BYTES: usize = 96;
 pub const ZKGPU_SCALAR_BYTES: usize = 32;
 pub const ZKGPU_MSM_PRECOMPUTED_BYTES: usize = 144;
 
-#[repr(C)]
-pub struct zkgpu_msm_bases {
-    _opaque: [u8; 0],
-}
+opaque! { zkgpu_msm_bases }
 
+// The per-item status bytes of the batches (uint8_t arrays, hence u8 values).
 pub type zkgpu_pq_status = c_int;
 pub const ZKGPU_PQ_OK: u8 = 0;
 pub const ZKGPU_PQ_INVALID_INPUT: u8 = 1;
 
-pub type zkgpu_mlkem_set = c_int;
-pub const ZKGPU_MLKEM_512: zkgpu_mlkem_set = 0;
-pub const ZKGPU_MLKEM_768: zkgpu_mlkem_set = 1;
-pub const ZKGPU_MLKEM_1024: zkgpu_mlkem_set = 2;
+c_enum! { zkgpu_mlkem_set: ZKGPU_MLKEM_512 = 0, ZKGPU_MLKEM_768 = 1, ZKGPU_MLKEM_1024 = 2 }
 
+// Fields grouped as in the header.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[rustfmt::skip]
 pub struct zkgpu_mlkem_sizes {
-    pub encapsulation_key: usize,
-    pub decapsulation_key: usize,
-    pub ciphertext: usize,
-    pub seed: usize,
-    pub message: usize,
-    pub shared_key: usize,
+    pub encapsulation_key: usize, pub decapsulation_key: usize, pub ciphertext: usize,
+    pub seed: usize, pub message: usize, pub shared_key: usize,
 }
 
-pub type zkgpu_mldsa_set = c_int;
-pub const ZKGPU_MLDSA_44: zkgpu_mldsa_set = 0;
-pub const ZKGPU_MLDSA_65: zkgpu_mldsa_set = 1;
-pub const ZKGPU_MLDSA_87: zkgpu_mldsa_set = 2;
+c_enum! { zkgpu_mldsa_set: ZKGPU_MLDSA_44 = 0, ZKGPU_MLDSA_65 = 1, ZKGPU_MLDSA_87 = 2 }
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[rustfmt::skip]
 pub struct zkgpu_mldsa_sizes {
-    pub public_key: usize,
-    pub secret_key: usize,
-    pub signature: usize,
-    pub seed: usize,
-    pub rnd: usize,
-    pub mu: usize,
-    pub max_context: usize,
+    pub public_key: usize, pub secret_key: usize, pub signature: usize,
+    pub seed: usize, pub rnd: usize, pub mu: usize, pub max_context: usize,
 }
 
+// Laid out like the header, a few parameters a line, so the two read side by side (rustfmt would
+// give every parameter a line of its own). Every function but the first four and the *_free ones
+// returns a zkgpu_status.
+#[rustfmt::skip]
 extern "C" {
     pub fn zkgpu_version() -> *const c_char;
     pub fn zkgpu_last_error() -> *const c_char;
     pub fn zkgpu_status_name(status: zkgpu_status) -> *const c_char;
     pub fn zkgpu_cuda_usable() -> c_int;
     pub fn zkgpu_release_gpu_caches() -> zkgpu_status;
-    pub fn zkgpu_ntt(
-        matrix: *mut u32,
-        log_n: c_uint,
-        cols: usize,
-        direction: zkgpu_ntt_direction,
-        shift: u32,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-    ) -> zkgpu_status;
-    pub fn zkgpu_coset_lde(
-        evals: *const u32,
-        log_n: c_uint,
-        cols: usize,
-        log_blowup: c_uint,
-        shift: u32,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-        out: *mut u32,
-    ) -> zkgpu_status;
-    pub fn zkgpu_lde_from_coeffs(
-        coeffs: *const u32,
-        log_n: c_uint,
-        cols: usize,
-        log_blowup: c_uint,
-        shift: u32,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-        out: *mut u32,
-    ) -> zkgpu_status;
-    pub fn zkgpu_poseidon2_permute(
-        states: *mut u32,
-        n: usize,
-        width: usize,
-        field: *const c_char,
-        constants: *const c_char,
-        backend: zkgpu_backend,
-    ) -> zkgpu_status;
-    pub fn zkgpu_poseidon2_permute_repr(
-        states: *mut u32,
-        n: usize,
-        width: usize,
-        field: *const c_char,
-        constants: *const c_char,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-    ) -> zkgpu_status;
-    pub fn zkgpu_merkle_build(
-        matrix: *const u32,
-        rows: usize,
-        cols: usize,
-        constants: *const c_char,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-        out_tree: *mut *mut zkgpu_merkle_tree,
-    ) -> zkgpu_status;
+
+    pub fn zkgpu_ntt(matrix: *mut u32, log_n: c_uint, cols: usize, direction: zkgpu_ntt_direction,
+        shift: u32, repr: zkgpu_babybear_repr, backend: zkgpu_backend) -> zkgpu_status;
+    pub fn zkgpu_coset_lde(evals: *const u32, log_n: c_uint, cols: usize, log_blowup: c_uint,
+        shift: u32, repr: zkgpu_babybear_repr, backend: zkgpu_backend, out: *mut u32)
+        -> zkgpu_status;
+    pub fn zkgpu_lde_from_coeffs(coeffs: *const u32, log_n: c_uint, cols: usize,
+        log_blowup: c_uint, shift: u32, repr: zkgpu_babybear_repr, backend: zkgpu_backend,
+        out: *mut u32) -> zkgpu_status;
+
+    pub fn zkgpu_poseidon2_permute(states: *mut u32, n: usize, width: usize, field: *const c_char,
+        constants: *const c_char, backend: zkgpu_backend) -> zkgpu_status;
+    pub fn zkgpu_poseidon2_permute_repr(states: *mut u32, n: usize, width: usize,
+        field: *const c_char, constants: *const c_char, repr: zkgpu_babybear_repr,
+        backend: zkgpu_backend) -> zkgpu_status;
+
+    pub fn zkgpu_merkle_build(matrix: *const u32, rows: usize, cols: usize,
+        constants: *const c_char, repr: zkgpu_babybear_repr, backend: zkgpu_backend,
+        out_tree: *mut *mut zkgpu_merkle_tree) -> zkgpu_status;
     pub fn zkgpu_merkle_free(tree: *mut zkgpu_merkle_tree);
-    pub fn zkgpu_merkle_shape(
-        tree: *const zkgpu_merkle_tree,
-        rows: *mut usize,
-        cols: *mut usize,
-        depth: *mut usize,
-    ) -> zkgpu_status;
+    pub fn zkgpu_merkle_shape(tree: *const zkgpu_merkle_tree, rows: *mut usize, cols: *mut usize,
+        depth: *mut usize) -> zkgpu_status;
     pub fn zkgpu_merkle_root(tree: *const zkgpu_merkle_tree, root: *mut u32) -> zkgpu_status;
-    pub fn zkgpu_merkle_nodes(
-        tree: *const zkgpu_merkle_tree,
-        nodes: *mut u32,
-        nodes_words: usize,
-    ) -> zkgpu_status;
-    pub fn zkgpu_merkle_open(
-        tree: *const zkgpu_merkle_tree,
-        index: usize,
-        row: *mut u32,
-        row_len: usize,
-        siblings: *mut u32,
-        siblings_words: usize,
-    ) -> zkgpu_status;
-    pub fn zkgpu_merkle_verify(
-        root: *const u32,
-        rows: usize,
-        cols: usize,
-        index: usize,
-        row: *const u32,
-        siblings: *const u32,
-        depth: usize,
-        constants: *const c_char,
-        repr: zkgpu_babybear_repr,
-        accepted: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_params_init(
-        params: *mut zkgpu_whir_params,
-        num_variables: u32,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_derive(
-        params: *const zkgpu_whir_params,
-        config: *mut zkgpu_whir_config,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_max_proof_size(
-        params: *const zkgpu_whir_params,
-        num_claims: usize,
-        bytes: *mut u64,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_prove(
-        params: *const zkgpu_whir_params,
-        evals: *const u32,
-        num_evals: usize,
-        points: *const u32,
-        values: *const u32,
-        num_claims: usize,
-        repr: zkgpu_babybear_repr,
-        backend: zkgpu_backend,
-        out_proof: *mut *mut zkgpu_whir_proof,
-    ) -> zkgpu_status;
+    pub fn zkgpu_merkle_nodes(tree: *const zkgpu_merkle_tree, nodes: *mut u32, nodes_words: usize)
+        -> zkgpu_status;
+    pub fn zkgpu_merkle_open(tree: *const zkgpu_merkle_tree, index: usize, row: *mut u32,
+        row_len: usize, siblings: *mut u32, siblings_words: usize) -> zkgpu_status;
+    pub fn zkgpu_merkle_verify(root: *const u32, rows: usize, cols: usize, index: usize,
+        row: *const u32, siblings: *const u32, depth: usize, constants: *const c_char,
+        repr: zkgpu_babybear_repr, accepted: *mut u8) -> zkgpu_status;
+
+    pub fn zkgpu_whir_params_init(params: *mut zkgpu_whir_params, num_variables: u32)
+        -> zkgpu_status;
+    pub fn zkgpu_whir_derive(params: *const zkgpu_whir_params, config: *mut zkgpu_whir_config)
+        -> zkgpu_status;
+    pub fn zkgpu_whir_max_proof_size(params: *const zkgpu_whir_params, num_claims: usize,
+        bytes: *mut u64) -> zkgpu_status;
+    pub fn zkgpu_whir_prove(params: *const zkgpu_whir_params, evals: *const u32, num_evals: usize,
+        points: *const u32, values: *const u32, num_claims: usize, repr: zkgpu_babybear_repr,
+        backend: zkgpu_backend, out_proof: *mut *mut zkgpu_whir_proof) -> zkgpu_status;
     pub fn zkgpu_whir_proof_free(proof: *mut zkgpu_whir_proof);
     pub fn zkgpu_whir_proof_size(proof: *const zkgpu_whir_proof, bytes: *mut usize)
         -> zkgpu_status;
-    pub fn zkgpu_whir_proof_write(
-        proof: *const zkgpu_whir_proof,
-        out: *mut u8,
-        out_len: usize,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_proof_root(
-        proof: *const zkgpu_whir_proof,
-        repr: zkgpu_babybear_repr,
-        root: *mut u32,
-    ) -> zkgpu_status;
-    pub fn zkgpu_whir_verify(
-        params: *const zkgpu_whir_params,
-        points: *const u32,
-        values: *const u32,
-        num_claims: usize,
-        expected_root: *const u32,
-        repr: zkgpu_babybear_repr,
-        proof: *const u8,
-        proof_len: usize,
-        accepted: *mut u8,
-        reason: *mut c_char,
-        reason_len: usize,
-    ) -> zkgpu_status;
-    pub fn zkgpu_ed25519_verify_batch(
-        public_keys: *const *const u8,
-        public_key_lens: *const usize,
-        signatures: *const *const u8,
-        signature_lens: *const usize,
-        messages: *const *const u8,
-        message_lens: *const usize,
-        n: usize,
-        mode: zkgpu_ed25519_mode,
-        backend: zkgpu_backend,
-        verdicts: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_ed25519_verify_batch_items(
-        items: *const zkgpu_ed25519_item,
-        n: usize,
-        mode: zkgpu_ed25519_mode,
-        backend: zkgpu_backend,
-        verdicts: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_ed25519_verify_batch_packed(
-        public_keys: *const u8,
-        signatures: *const u8,
-        messages: *const u8,
-        message_offsets: *const u64,
-        n: usize,
-        mode: zkgpu_ed25519_mode,
-        backend: zkgpu_backend,
-        verdicts: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_ed25519_verify_batch_device(
-        public_keys: *const u8,
-        signatures: *const u8,
-        messages: *const u8,
-        message_bytes: usize,
-        message_offsets: *const u64,
-        n: usize,
-        mode: zkgpu_ed25519_mode,
-        verdicts: *mut u8,
-        stream: *mut std::ffi::c_void,
-    ) -> zkgpu_status;
-    pub fn zkgpu_msm(
-        points: *const u8,
-        scalars: *const u8,
-        n: usize,
-        encoding: zkgpu_g1_encoding,
-        backend: zkgpu_backend,
-        result: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_msm_bases_create(
-        points: *const u8,
-        n: usize,
-        encoding: zkgpu_g1_encoding,
-        out_bases: *mut *mut zkgpu_msm_bases,
-    ) -> zkgpu_status;
+    pub fn zkgpu_whir_proof_write(proof: *const zkgpu_whir_proof, out: *mut u8, out_len: usize)
+        -> zkgpu_status;
+    pub fn zkgpu_whir_proof_root(proof: *const zkgpu_whir_proof, repr: zkgpu_babybear_repr,
+        root: *mut u32) -> zkgpu_status;
+    pub fn zkgpu_whir_verify(params: *const zkgpu_whir_params, points: *const u32,
+        values: *const u32, num_claims: usize, expected_root: *const u32,
+        repr: zkgpu_babybear_repr, proof: *const u8, proof_len: usize, accepted: *mut u8,
+        reason: *mut c_char, reason_len: usize) -> zkgpu_status;
+
+    pub fn zkgpu_ed25519_verify_batch(public_keys: *const *const u8, public_key_lens: *const usize,
+        signatures: *const *const u8, signature_lens: *const usize, messages: *const *const u8,
+        message_lens: *const usize, n: usize, mode: zkgpu_ed25519_mode, backend: zkgpu_backend,
+        verdicts: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_items(items: *const zkgpu_ed25519_item, n: usize,
+        mode: zkgpu_ed25519_mode, backend: zkgpu_backend, verdicts: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_packed(public_keys: *const u8, signatures: *const u8,
+        messages: *const u8, message_offsets: *const u64, n: usize, mode: zkgpu_ed25519_mode,
+        backend: zkgpu_backend, verdicts: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_ed25519_verify_batch_device(public_keys: *const u8, signatures: *const u8,
+        messages: *const u8, message_bytes: usize, message_offsets: *const u64, n: usize,
+        mode: zkgpu_ed25519_mode, verdicts: *mut u8, stream: *mut c_void) -> zkgpu_status;
+
+    pub fn zkgpu_msm(points: *const u8, scalars: *const u8, n: usize, encoding: zkgpu_g1_encoding,
+        backend: zkgpu_backend, result: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_msm_bases_create(points: *const u8, n: usize, encoding: zkgpu_g1_encoding,
+        out_bases: *mut *mut zkgpu_msm_bases) -> zkgpu_status;
     pub fn zkgpu_msm_bases_free(bases: *mut zkgpu_msm_bases);
     pub fn zkgpu_msm_bases_size(bases: *const zkgpu_msm_bases, n: *mut usize) -> zkgpu_status;
-    pub fn zkgpu_msm_with_bases(
-        bases: *const zkgpu_msm_bases,
-        scalars: *const u8,
-        n: usize,
-        encoding: zkgpu_g1_encoding,
-        backend: zkgpu_backend,
-        result: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_msm_bases_export(
-        bases: *const zkgpu_msm_bases,
-        out: *mut u8,
-        out_len: usize,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mlkem_sizes_of(
-        set: zkgpu_mlkem_set,
-        sizes: *mut zkgpu_mlkem_sizes,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mlkem_keygen_batch(
-        set: zkgpu_mlkem_set,
-        seeds: *const u8,
-        n: usize,
-        backend: zkgpu_backend,
-        ek: *mut u8,
-        dk: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mlkem_encaps_batch(
-        set: zkgpu_mlkem_set,
-        ek: *const u8,
-        m: *const u8,
-        n: usize,
-        backend: zkgpu_backend,
-        ct: *mut u8,
-        key: *mut u8,
-        status: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mlkem_encaps_random_batch(
-        set: zkgpu_mlkem_set,
-        ek: *const u8,
-        n: usize,
-        backend: zkgpu_backend,
-        ct: *mut u8,
-        key: *mut u8,
-        status: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mlkem_decaps_batch(
-        set: zkgpu_mlkem_set,
-        dk: *const u8,
-        ct: *const u8,
-        n: usize,
-        backend: zkgpu_backend,
-        key: *mut u8,
-        status: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mldsa_sizes_of(
-        set: zkgpu_mldsa_set,
-        sizes: *mut zkgpu_mldsa_sizes,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mldsa_keygen_batch(
-        set: zkgpu_mldsa_set,
-        seeds: *const u8,
-        n: usize,
-        backend: zkgpu_backend,
-        pk: *mut u8,
-        sk: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mldsa_sign_batch(
-        set: zkgpu_mldsa_set,
-        secret_keys: *const *const u8,
-        secret_key_lens: *const usize,
-        messages: *const *const u8,
-        message_lens: *const usize,
-        contexts: *const *const u8,
-        context_lens: *const usize,
-        rnds: *const *const u8,
-        rnd_lens: *const usize,
-        n: usize,
-        external_mu: c_int,
-        backend: zkgpu_backend,
-        signatures: *mut u8,
-        status: *mut u8,
-    ) -> zkgpu_status;
-    pub fn zkgpu_mldsa_verify_batch(
-        set: zkgpu_mldsa_set,
-        public_keys: *const *const u8,
-        public_key_lens: *const usize,
-        messages: *const *const u8,
-        message_lens: *const usize,
-        contexts: *const *const u8,
-        context_lens: *const usize,
-        signatures: *const *const u8,
-        signature_lens: *const usize,
-        n: usize,
-        external_mu: c_int,
-        backend: zkgpu_backend,
-        verdicts: *mut u8,
-    ) -> zkgpu_status;
+    pub fn zkgpu_msm_with_bases(bases: *const zkgpu_msm_bases, scalars: *const u8, n: usize,
+        encoding: zkgpu_g1_encoding, backend: zkgpu_backend, result: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_msm_bases_export(bases: *const zkgpu_msm_bases, out: *mut u8, out_len: usize)
+        -> zkgpu_status;
+
+    pub fn zkgpu_mlkem_sizes_of(set: zkgpu_mlkem_set, sizes: *mut zkgpu_mlkem_sizes)
+        -> zkgpu_status;
+    pub fn zkgpu_mlkem_keygen_batch(set: zkgpu_mlkem_set, seeds: *const u8, n: usize,
+        backend: zkgpu_backend, ek: *mut u8, dk: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_mlkem_encaps_batch(set: zkgpu_mlkem_set, ek: *const u8, m: *const u8, n: usize,
+        backend: zkgpu_backend, ct: *mut u8, key: *mut u8, status: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_mlkem_encaps_random_batch(set: zkgpu_mlkem_set, ek: *const u8, n: usize,
+        backend: zkgpu_backend, ct: *mut u8, key: *mut u8, status: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_mlkem_decaps_batch(set: zkgpu_mlkem_set, dk: *const u8, ct: *const u8, n: usize,
+        backend: zkgpu_backend, key: *mut u8, status: *mut u8) -> zkgpu_status;
+
+    pub fn zkgpu_mldsa_sizes_of(set: zkgpu_mldsa_set, sizes: *mut zkgpu_mldsa_sizes)
+        -> zkgpu_status;
+    pub fn zkgpu_mldsa_keygen_batch(set: zkgpu_mldsa_set, seeds: *const u8, n: usize,
+        backend: zkgpu_backend, pk: *mut u8, sk: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_mldsa_sign_batch(set: zkgpu_mldsa_set, secret_keys: *const *const u8,
+        secret_key_lens: *const usize, messages: *const *const u8, message_lens: *const usize,
+        contexts: *const *const u8, context_lens: *const usize, rnds: *const *const u8,
+        rnd_lens: *const usize, n: usize, external_mu: c_int, backend: zkgpu_backend,
+        signatures: *mut u8, status: *mut u8) -> zkgpu_status;
+    pub fn zkgpu_mldsa_verify_batch(set: zkgpu_mldsa_set, public_keys: *const *const u8,
+        public_key_lens: *const usize, messages: *const *const u8, message_lens: *const usize,
+        contexts: *const *const u8, context_lens: *const usize, signatures: *const *const u8,
+        signature_lens: *const usize, n: usize, external_mu: c_int, backend: zkgpu_backend,
+        verdicts: *mut u8) -> zkgpu_status;
 }

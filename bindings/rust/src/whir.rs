@@ -139,20 +139,12 @@ impl Params {
         let mut c = sys::zkgpu_whir_config::default();
         // SAFETY: valid in and out pointers.
         Error::check(unsafe { sys::zkgpu_whir_derive(&raw, &mut c) })?;
-        Ok(Config {
-            num_variables: c.num_variables,
-            num_evaluations: c.num_evaluations,
-            rs_reduction: c.rs_reduction,
-            n_rounds: c.n_rounds,
-            final_sumcheck_rounds: c.final_sumcheck_rounds,
-            commitment_ood_samples: c.commitment_ood_samples,
-            starting_folding_pow_bits: c.starting_folding_pow_bits,
-            log_starting_domain: c.log_starting_domain,
-            max_fft_log_size: c.max_fft_log_size,
-            final_num_queries: c.final_num_queries,
-            max_derived_pow_bits: c.max_derived_pow_bits,
-            pow_budget_exceeded: c.pow_budget_exceeded != 0,
-        })
+        Ok(copy_fields!(c => Config {
+            num_variables, num_evaluations, rs_reduction, n_rounds, final_sumcheck_rounds,
+            commitment_ood_samples, starting_folding_pow_bits, log_starting_domain,
+            max_fft_log_size, final_num_queries, max_derived_pow_bits;
+            pow_budget_exceeded: c.pow_budget_exceeded != 0
+        }))
     }
 
     /// An upper bound on the proof bytes of `num_claims` claims (every query opened).
@@ -235,10 +227,9 @@ pub fn prove(
 ) -> Result<Proof, Error> {
     let raw = params.raw()?;
     let (points, values) = flatten_claims("whir::prove", params.num_variables, claims)?;
-    let mut out = std::ptr::null_mut();
     // SAFETY: evals.len() words are passed with their count; points and values hold the words
     // of claims.len() claims of n coordinates (checked above).
-    Error::check(unsafe {
+    let proof = crate::created("zkgpu_whir_prove: null proof", |out| unsafe {
         sys::zkgpu_whir_prove(
             &raw,
             evals.as_ptr(),
@@ -248,19 +239,15 @@ pub fn prove(
             claims.len(),
             repr.raw(),
             backend.raw(),
-            &mut out,
+            out,
         )
     })?;
-    let h = ProofHandle(
-        NonNull::new(out)
-            .ok_or_else(|| Error::new(ErrorKind::Internal, "zkgpu_whir_prove: null proof"))?,
-    );
+    let h = ProofHandle(proof);
     let mut size = 0usize;
     // SAFETY: live handle, out pointers of the stated sizes.
     Error::check(unsafe { sys::zkgpu_whir_proof_size(h.0.as_ptr(), &mut size) })?;
-    let mut bytes = vec![0u8; size];
-    Error::check(unsafe {
-        sys::zkgpu_whir_proof_write(h.0.as_ptr(), bytes.as_mut_ptr(), bytes.len())
+    let bytes = crate::written(size, |out| unsafe {
+        sys::zkgpu_whir_proof_write(h.0.as_ptr(), out, size)
     })?;
     let mut root = [0u32; 8];
     Error::check(unsafe {

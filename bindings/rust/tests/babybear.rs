@@ -283,73 +283,46 @@ fn coset_lde_and_lde_from_coeffs_equal_naive() {
     }
 }
 
+fn invalid(r: Result<(), zkgpu::Error>, what: &str) {
+    assert_eq!(r.unwrap_err().kind(), ErrorKind::InvalidArgument, "{what}");
+}
+
 #[test]
 fn bad_shapes_and_words_are_errors() {
-    let inv =
-        |r: Result<(), zkgpu::Error>| assert_eq!(r.unwrap_err().kind(), ErrorKind::InvalidArgument);
-    let mut m = vec![1u32; 12];
-    inv(ntt(
-        &mut m,
-        0,
-        Direction::Forward,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // width 0
-    inv(ntt(
-        &mut m,
-        5,
-        Direction::Forward,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // 12 % 5
-    inv(ntt(
-        &mut m,
-        4,
-        Direction::Forward,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // height 3
-    inv(ntt(
-        &mut [],
-        1,
-        Direction::Forward,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // height 0
+    // Width 0, 12 % 5, height 3, height 0.
+    for (len, width) in [(12, 0), (12, 5), (12, 4), (0, 1)] {
+        let mut m = vec![1u32; len];
+        let r = ntt(
+            &mut m,
+            width,
+            Direction::Forward,
+            Repr::Canonical,
+            Backend::Cpu,
+        );
+        invalid(r, &format!("{len} words, width {width}"));
+    }
+    // A word >= p, and shifts 0 and >= p.
     let mut m = vec![1u32, 2, P, 4];
     let before = m.clone();
-    inv(ntt(
-        &mut m,
-        1,
-        Direction::Forward,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // a word >= p
-    assert_eq!(m, before, "an InvalidArgument call writes nothing");
-    inv(ntt(
-        &mut m,
-        1,
-        Direction::Forward,
-        Repr::Montgomery,
-        Backend::Auto,
-    ));
+    for (repr, b) in [
+        (Repr::Canonical, Backend::Cpu),
+        (Repr::Montgomery, Backend::Auto),
+    ] {
+        invalid(ntt(&mut m, 1, Direction::Forward, repr, b), "a word >= p");
+        assert_eq!(m, before, "an InvalidArgument call writes nothing");
+    }
     let mut m = vec![1u32; 8];
-    inv(coset_ntt(
-        &mut m,
-        2,
-        Direction::Forward,
-        0,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // shift 0
-    inv(coset_ntt(
-        &mut m,
-        2,
-        Direction::Forward,
-        P + 1,
-        Repr::Canonical,
-        Backend::Cpu,
-    )); // shift >= p
+    for shift in [0, P + 1] {
+        let r = coset_ntt(
+            &mut m,
+            2,
+            Direction::Forward,
+            shift,
+            Repr::Canonical,
+            Backend::Cpu,
+        );
+        invalid(r, &format!("shift {shift}"));
+    }
     let e = coset_lde(&[1, 2], 1, 27, 1, Repr::Canonical, Backend::Cpu).unwrap_err(); // 2^28 rows
     assert_eq!(e.kind(), ErrorKind::InvalidArgument);
     assert!(!e.message().is_empty());
@@ -467,38 +440,27 @@ fn poseidon2_batch_lanes_are_independent() {
 
 #[test]
 fn poseidon2_bad_input_is_an_error() {
-    let inv =
-        |r: Result<(), zkgpu::Error>| assert_eq!(r.unwrap_err().kind(), ErrorKind::InvalidArgument);
+    // Widths 8 and 0, 40 words of width 16, a word >= p.
     let mut s = vec![0u32; 48];
-    inv(poseidon2_permute(
-        &mut s,
-        8,
-        Poseidon2Constants::Plonky3,
-        Repr::Canonical,
-        Backend::Cpu,
-    ));
-    inv(poseidon2_permute(
-        &mut s,
-        0,
-        Poseidon2Constants::Plonky3,
-        Repr::Canonical,
-        Backend::Cpu,
-    ));
-    inv(poseidon2_permute(
-        &mut s[..40],
-        16,
-        Poseidon2Constants::Plonky3,
-        Repr::Canonical,
-        Backend::Cpu,
-    ));
+    for (len, width) in [(48, 8), (48, 0), (40, 16)] {
+        let r = poseidon2_permute(
+            &mut s[..len],
+            width,
+            Poseidon2Constants::Plonky3,
+            Repr::Canonical,
+            Backend::Cpu,
+        );
+        invalid(r, &format!("{len} words, width {width}"));
+    }
     s[3] = P;
-    inv(poseidon2_permute(
+    let r = poseidon2_permute(
         &mut s,
         24,
         Poseidon2Constants::Whir,
         Repr::Canonical,
         Backend::Cpu,
-    ));
+    );
+    invalid(r, "a word >= p");
     // No states is a valid empty batch.
     poseidon2_permute(
         &mut [],

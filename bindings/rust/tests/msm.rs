@@ -27,27 +27,23 @@ fn geq(a: &Big, b: &Big) -> bool {
     }
     true
 }
-fn sub(a: &Big, b: &Big) -> Big {
+/// a op b limb by limb, the carry (or borrow) of each limb going into the next.
+fn with_carries(a: &Big, b: &Big, op: fn(u64, u64) -> (u64, bool)) -> Big {
     let mut out = [0u64; 6];
-    let mut borrow = 0u64;
+    let mut carry = false;
     for i in 0..6 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(borrow);
+        let (d, c1) = op(a[i], b[i]);
+        let (d, c2) = op(d, u64::from(carry));
         out[i] = d;
-        borrow = u64::from(b1 || b2);
+        carry = c1 || c2;
     }
     out
 }
+fn sub(a: &Big, b: &Big) -> Big {
+    with_carries(a, b, u64::overflowing_sub)
+}
 fn add(a: &Big, b: &Big) -> Big {
-    let mut out = [0u64; 6];
-    let mut carry = 0u64;
-    for i in 0..6 {
-        let (s, c1) = a[i].overflowing_add(b[i]);
-        let (s, c2) = s.overflowing_add(carry);
-        out[i] = s;
-        carry = u64::from(c1 || c2);
-    }
-    out
+    with_carries(a, b, u64::overflowing_add)
 }
 fn reduce(mut a: Big, m: &Big) -> Big {
     while geq(&a, m) {

@@ -4,7 +4,7 @@
 // sizes that do not match as errors.
 mod common;
 
-use common::{backends, hex, read_json, to_hex, Rng};
+use common::{backends, hex, nth, read_json, to_hex, Json, Rng};
 use zkgpu::{mldsa, mlkem, Backend, ErrorKind, ItemStatus};
 
 const KEM_SETS: [(mlkem::Set, u32); 3] = [
@@ -18,7 +18,26 @@ const DSA_SETS: [(mldsa::Set, u32); 3] = [
     (mldsa::Set::MlDsa87, 87),
 ];
 
-fn tests_of(j: &common::Json) -> Vec<(&common::Json, &common::Json)> {
+/// tests/vectors/{scheme}/wycheproof_{scheme}_{set}_{file}.json
+fn wycheproof(scheme: &str, set: u32, file: &str) -> Json {
+    read_json(&format!("{scheme}/wycheproof_{scheme}_{set}_{file}.json"))
+}
+
+fn verify_item<'a>(
+    public_key: &'a [u8],
+    message: &'a [u8],
+    context: &'a [u8],
+    signature: &'a [u8],
+) -> mldsa::VerifyItem<'a> {
+    mldsa::VerifyItem {
+        public_key,
+        message,
+        context,
+        signature,
+    }
+}
+
+fn tests_of(j: &Json) -> Vec<(&Json, &Json)> {
     j.at("testGroups")
         .arr()
         .iter()
@@ -41,9 +60,7 @@ fn mlkem_sizes() {
 #[test]
 fn mlkem_keygen_from_seed_known_answers() {
     for (set, name) in KEM_SETS {
-        let j = read_json(&format!(
-            "mlkem/wycheproof_mlkem_{name}_keygen_seed_test.json"
-        ));
+        let j = wycheproof("mlkem", name, "keygen_seed_test");
         let tests = tests_of(&j);
         assert_eq!(tests.len(), 100);
         let seeds: Vec<u8> = tests
@@ -54,10 +71,8 @@ fn mlkem_keygen_from_seed_known_answers() {
         for b in backends() {
             let kp = mlkem::keygen_batch(set, &seeds, b).unwrap();
             for (i, (_, t)) in tests.iter().enumerate() {
-                let ek =
-                    &kp.encapsulation_keys[i * s.encapsulation_key..(i + 1) * s.encapsulation_key];
-                let dk =
-                    &kp.decapsulation_keys[i * s.decapsulation_key..(i + 1) * s.decapsulation_key];
+                let ek = nth(&kp.encapsulation_keys, s.encapsulation_key, i);
+                let dk = nth(&kp.decapsulation_keys, s.decapsulation_key, i);
                 assert_eq!(
                     to_hex(ek),
                     t.at("ek").str(),
@@ -78,7 +93,7 @@ fn mlkem_keygen_from_seed_known_answers() {
 #[test]
 fn mlkem_encaps_known_answers() {
     for (set, name) in KEM_SETS {
-        let j = read_json(&format!("mlkem/wycheproof_mlkem_{name}_encaps_test.json"));
+        let j = wycheproof("mlkem", name, "encaps_test");
         let s = set.sizes();
         let (mut ek, mut m, mut want) = (Vec::new(), Vec::new(), Vec::new());
         let mut wrong_length = 0;
@@ -109,8 +124,8 @@ fn mlkem_encaps_known_answers() {
         for b in backends() {
             let r = mlkem::encaps_batch(set, &ek, &m, b).unwrap();
             for (i, (valid, c, k)) in want.iter().enumerate() {
-                let ct = &r.ciphertexts[i * s.ciphertext..(i + 1) * s.ciphertext];
-                let key = &r.shared_keys[i * 32..(i + 1) * 32];
+                let ct = nth(&r.ciphertexts, s.ciphertext, i);
+                let key = nth(&r.shared_keys, s.shared_key, i);
                 if *valid {
                     assert_eq!(r.status[i], ItemStatus::Ok, "{name} item {i}");
                     assert_eq!(
@@ -133,7 +148,7 @@ fn mlkem_encaps_known_answers() {
 #[test]
 fn mlkem_seed_then_decaps_known_answers() {
     for (set, name) in KEM_SETS {
-        let j = read_json(&format!("mlkem/wycheproof_mlkem_{name}_test.json"));
+        let j = wycheproof("mlkem", name, "test");
         let s = set.sizes();
         let (mut seeds, mut cts, mut want) = (Vec::new(), Vec::new(), Vec::new());
         for (_, t) in tests_of(&j) {
@@ -155,7 +170,7 @@ fn mlkem_seed_then_decaps_known_answers() {
                 assert!(*valid, "{name}: a same-length case labelled invalid");
                 assert_eq!(r.status[i], ItemStatus::Ok);
                 assert_eq!(
-                    to_hex(&r.shared_keys[i * 32..(i + 1) * 32]),
+                    to_hex(nth(&r.shared_keys, s.shared_key, i)),
                     *k,
                     "{name} item {i} {b:?}"
                 );
@@ -180,10 +195,8 @@ fn mlkem_round_trip_implicit_rejection_and_bad_dk() {
         dks[5 * s.decapsulation_key + s.decapsulation_key - 40] ^= 1;
         let dec = mlkem::decaps_batch(set, &dks, &cts, Backend::Cpu).unwrap();
         for i in 0..n {
-            let (k1, k2) = (
-                &enc.shared_keys[i * 32..(i + 1) * 32],
-                &dec.shared_keys[i * 32..(i + 1) * 32],
-            );
+            let k1 = nth(&enc.shared_keys, s.shared_key, i);
+            let k2 = nth(&dec.shared_keys, s.shared_key, i);
             match i {
                 3 => {
                     assert_eq!(
@@ -228,9 +241,7 @@ fn mlkem_round_trip_implicit_rejection_and_bad_dk() {
 #[test]
 fn mldsa_sign_from_seed_known_answers() {
     for (set, name) in DSA_SETS {
-        let j = read_json(&format!(
-            "mldsa/wycheproof_mldsa_{name}_sign_seed_test.json"
-        ));
+        let j = wycheproof("mldsa", name, "sign_seed_test");
         let s = set.sizes();
         let mut seen = 0;
         for g in j.at("testGroups").arr() {
@@ -307,12 +318,12 @@ fn mldsa_sign_from_seed_known_answers() {
                             t.at("sig").str(),
                             "{name} tcId {id} {b:?}"
                         );
-                        verify_items.push(mldsa::VerifyItem {
-                            public_key: &kp.public_keys,
-                            message: items[i].message,
-                            context: items[i].context,
-                            signature: r.signature(i),
-                        });
+                        verify_items.push(verify_item(
+                            &kp.public_keys,
+                            items[i].message,
+                            items[i].context,
+                            r.signature(i),
+                        ));
                     }
                     let ok = mldsa::verify_batch(set, &verify_items, external, b).unwrap();
                     assert!(
@@ -329,7 +340,7 @@ fn mldsa_sign_from_seed_known_answers() {
 #[test]
 fn mldsa_verify_known_answers() {
     for (set, name) in DSA_SETS {
-        let j = read_json(&format!("mldsa/wycheproof_mldsa_{name}_verify_test.json"));
+        let j = wycheproof("mldsa", name, "verify_test");
         let cases: Vec<_> = tests_of(&j)
             .into_iter()
             .map(|(g, t)| {
@@ -346,12 +357,7 @@ fn mldsa_verify_known_answers() {
         assert_eq!(cases.len() as u64, j.at("numberOfTests").u64());
         let items: Vec<mldsa::VerifyItem> = cases
             .iter()
-            .map(|c| mldsa::VerifyItem {
-                public_key: &c.0,
-                message: &c.1,
-                context: &c.2,
-                signature: &c.3,
-            })
+            .map(|c| verify_item(&c.0, &c.1, &c.2, &c.3))
             .collect();
         for b in backends() {
             let got = mldsa::verify_batch(set, &items, false, b).unwrap();
@@ -377,8 +383,8 @@ fn mldsa_round_trip_hedged_and_bad_items() {
         let msgs: Vec<Vec<u8>> = (0..n).map(|i| rng.bytes(i * 37)).collect();
         let rnd = rng.bytes(32);
         let long_ctx = vec![1u8; 256];
-        let sk = |i: usize| &kp.secret_keys[i * s.secret_key..(i + 1) * s.secret_key];
-        let pk = |i: usize| &kp.public_keys[i * s.public_key..(i + 1) * s.public_key];
+        let sk = |i: usize| nth(&kp.secret_keys, s.secret_key, i);
+        let pk = |i: usize| nth(&kp.public_keys, s.public_key, i);
         let items: Vec<mldsa::SignItem> = (0..n)
             .map(|i| mldsa::SignItem {
                 secret_key: if i == 4 { &sk(i)[1..] } else { sk(i) }, // item 4: wrong key length
@@ -412,55 +418,17 @@ fn mldsa_round_trip_hedged_and_bad_items() {
 
         let mut bad_sig = r.signature(3).to_vec();
         bad_sig[5] ^= 1;
-        let checks: Vec<mldsa::VerifyItem> = vec![
-            mldsa::VerifyItem {
-                public_key: pk(0),
-                message: &msgs[0],
-                context: b"ctx",
-                signature: r.signature(0),
-            },
-            mldsa::VerifyItem {
-                public_key: pk(1),
-                message: &msgs[1],
-                context: b"ctx",
-                signature: r.signature(1),
-            },
-            mldsa::VerifyItem {
-                public_key: pk(3),
-                message: &msgs[3],
-                context: b"ctx",
-                signature: &bad_sig,
-            },
-            mldsa::VerifyItem {
-                public_key: pk(3),
-                message: &msgs[3],
-                context: b"ctX",
-                signature: r.signature(3),
-            },
-            mldsa::VerifyItem {
-                public_key: pk(0),
-                message: &msgs[3],
-                context: b"ctx",
-                signature: r.signature(3),
-            },
-            mldsa::VerifyItem {
-                public_key: &pk(3)[1..],
-                message: &msgs[3],
-                context: b"ctx",
-                signature: r.signature(3),
-            },
-            mldsa::VerifyItem {
-                public_key: pk(3),
-                message: &msgs[3],
-                context: &long_ctx,
-                signature: r.signature(3),
-            },
-            mldsa::VerifyItem {
-                public_key: pk(5),
-                message: &msgs[5],
-                context: b"ctx",
-                signature: r.signature(5),
-            },
+        // Two good signatures, then a flipped signature bit, another context, another key, a short
+        // key and a context over 255 bytes, then a good one.
+        let checks = [
+            verify_item(pk(0), &msgs[0], b"ctx", r.signature(0)),
+            verify_item(pk(1), &msgs[1], b"ctx", r.signature(1)),
+            verify_item(pk(3), &msgs[3], b"ctx", &bad_sig),
+            verify_item(pk(3), &msgs[3], b"ctX", r.signature(3)),
+            verify_item(pk(0), &msgs[3], b"ctx", r.signature(3)),
+            verify_item(&pk(3)[1..], &msgs[3], b"ctx", r.signature(3)),
+            verify_item(pk(3), &msgs[3], &long_ctx, r.signature(3)),
+            verify_item(pk(5), &msgs[5], b"ctx", r.signature(5)),
         ];
         for b in backends() {
             assert_eq!(

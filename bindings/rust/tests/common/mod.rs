@@ -47,6 +47,11 @@ pub fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
+/// Item `i` of `size`-byte items packed back to back.
+pub fn nth(packed: &[u8], size: usize, i: usize) -> &[u8] {
+    &packed[i * size..(i + 1) * size]
+}
+
 /// SplitMix64: fixed seeds make failures reproducible; ZKGPU_TEST_SEED overrides the seed.
 pub struct Rng(u64);
 
@@ -165,50 +170,23 @@ impl Parser<'_> {
         self.ws();
         match self.peek() {
             Some(b'{') => {
-                self.i += 1;
                 let mut m = BTreeMap::new();
-                self.ws();
-                if self.peek() == Some(b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(m));
-                }
-                loop {
-                    self.ws();
-                    let k = self.string()?;
-                    self.expect(b':')?;
-                    let v = self.value()?;
-                    m.insert(k, v);
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(m));
-                        }
-                        _ => return Err(format!("expected , or }} at byte {}", self.i)),
-                    }
-                }
+                self.seq(b'}', |p| {
+                    p.ws();
+                    let k = p.string()?;
+                    p.expect(b':')?;
+                    m.insert(k, p.value()?);
+                    Ok(())
+                })?;
+                Ok(Json::Obj(m))
             }
             Some(b'[') => {
-                self.i += 1;
                 let mut a = Vec::new();
-                self.ws();
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(a));
-                }
-                loop {
-                    a.push(self.value()?);
-                    self.ws();
-                    match self.peek() {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(a));
-                        }
-                        _ => return Err(format!("expected , or ] at byte {}", self.i)),
-                    }
-                }
+                self.seq(b']', |p| {
+                    a.push(p.value()?);
+                    Ok(())
+                })?;
+                Ok(Json::Arr(a))
             }
             Some(b'"') => Ok(Json::Str(self.string()?)),
             Some(b't') => self.word("true", Json::Bool(true)),
@@ -229,6 +207,37 @@ impl Parser<'_> {
                 ))
             }
             _ => Err(format!("unexpected input at byte {}", self.i)),
+        }
+    }
+    /// The entries of an object or array whose opening bracket is next, up to `close`, each read
+    /// by `entry`.
+    fn seq(
+        &mut self,
+        close: u8,
+        mut entry: impl FnMut(&mut Self) -> Result<(), String>,
+    ) -> Result<(), String> {
+        self.i += 1;
+        self.ws();
+        if self.peek() == Some(close) {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            entry(self)?;
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(c) if c == close => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => {
+                    return Err(format!(
+                        "expected , or {} at byte {}",
+                        close as char, self.i
+                    ))
+                }
+            }
         }
     }
     fn word(&mut self, w: &str, v: Json) -> Result<Json, String> {
