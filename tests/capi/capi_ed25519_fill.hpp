@@ -43,8 +43,8 @@ inline std::vector<uint8_t> fill_capi(const PackedCases& p, zkgpu_ed25519_mode m
   FillSource& src = source ? *source : own;
   src.cases = &p;
   std::vector<uint8_t> out(p.size(), 0xCD);
-  EXPECT_CAPI_OK(zkgpu_ed25519_verify_batch_fill(p.offsets.data(), p.size(), &FillSource::fill, &src, m, b,
-                                                 out.data()));
+  EXPECT_CAPI_OK(
+      zkgpu_ed25519_verify_batch_fill(p.offsets.data(), p.size(), &FillSource::fill, &src, m, b, out.data()));
   return out;
 }
 
