@@ -20,6 +20,7 @@ ray = pytest.importorskip("ray")
 import zkgpu  # noqa: E402
 import zkgpu.distributed as zd  # noqa: E402
 from zkgpu.distributed import bench  # noqa: E402
+from zkgpu.distributed._pool import WORKER_NICENESS, init_ray  # noqa: E402
 
 VECTORS = pathlib.Path(__file__).resolve().parents[3] / "tests" / "vectors"
 # The tasks below are this module's functions; the workers cannot import a test module, so they
@@ -35,7 +36,7 @@ class _Shared:
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
+    init_ray(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
     yield ray.get_runtime_context().gcs_address
     if _Shared.pool is not None:
         _Shared.pool.close()
@@ -279,6 +280,15 @@ def test_every_public_name_has_a_stub_and_a_docstring():
 
 def _input_view(item, backend):
     return item.flags.writeable, item.nbytes, int(item[123])
+
+
+def _niceness(_item, _backend):
+    return os.nice(0)
+
+
+def test_workers_of_a_local_cluster_run_at_normal_priority(pool):
+    # Ray's default (nice 15) lets any other busy process stall the workers' OpenMP teams.
+    assert list(zd.imap(_niceness, [None, None], pool=pool)) == [WORKER_NICENESS] * 2
 
 
 def test_numpy_inputs_reach_the_worker_without_a_copy(pool):

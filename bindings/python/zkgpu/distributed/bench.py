@@ -20,7 +20,7 @@ import ray
 import zkgpu
 
 from . import _bench_inputs, _ops, imap
-from ._pool import Pool, plan
+from ._pool import Pool, init_ray, plan
 
 OPS = {
     "ed25519": (_bench_inputs.ed25519_batch, functools.partial(_ops.ed25519, mode="openssl")),
@@ -152,7 +152,7 @@ def main(argv=None):
         parser.error("--batches and --batch-size must be positive")
     gpu = {"auto": None, "yes": True, "no": False}[args.gpu]
     if not ray.is_initialized():
-        ray.init(address=args.address, include_dashboard=False)
+        init_ray(args.address, include_dashboard=False)
     report = bench(args.op, _worker_counts(args.workers, plan(gpu=gpu)["workers"]), args.batches,
                    args.batch_size, gpu, lambda line: print(line, file=sys.stderr, flush=True))
     if args.json == "-":
