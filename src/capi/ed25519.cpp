@@ -179,8 +179,7 @@ zkgpu_status zkgpu_ed25519_verify_batch_fill(const uint64_t* message_offsets, si
     if (overlaps(verdicts, n, message_offsets, (n + 1) * sizeof(uint64_t)))
       throw_invalid("the verdicts overlap message_offsets");
     // The rest of the offsets' rules are checked by the backend: on the GPU chunk by chunk.
-    if (message_offsets[0] != 0)
-      throw_invalid("message_offsets[0] = " + std::to_string(message_offsets[0]) + " (must be 0)");
+    ed25519::check_first_offset(message_offsets, "zkgpu_ed25519_verify_batch_fill");
     if (message_offsets[n] > SIZE_MAX / 2)
       throw_invalid("message_offsets[n] = " + std::to_string(message_offsets[n]) + " bytes");
     const ed25519::FilledItems items{message_offsets, n, 0, fill, ctx};

@@ -22,6 +22,8 @@ void verify_batch(const FilledItems& items, std::span<uint8_t> out, Ed25519Mode 
 // message_offsets (n + 1 entries, n > 0) start at 0 and never decrease; else Error(InvalidArgument)
 // naming the first entry that breaks a rule (op: the call's name, for the message).
 void check_offsets(const uint64_t* message_offsets, size_t n, const std::string& op);
+// Only the first rule: message_offsets[0] == 0.
+void check_first_offset(const uint64_t* message_offsets, const std::string& op);
 
 // The smallest i < n with bad(i), or n when there is none; on OpenMP threads from 2^15 items (the
 // checks of a 2^20 batch read tens of MB). The caller's file is compiled with OpenMP.

@@ -62,17 +62,19 @@ void check_offsets(const Ed25519PackedBatch& b, size_t n, const std::string& op)
                   str(b.messages.size()) + " bytes (they must be equal)");
 }
 
-}  // namespace
-
-namespace {
 [[noreturn]] void throw_decrease(const uint64_t* off, size_t i, const std::string& op) {
   throw_invalid(op + ": message_offsets[" + str(i + 1) + "] = " + str(off[i + 1]) + " is below message_offsets[" +
                 str(i) + "] = " + str(off[i]) + " (offsets must not decrease)");
 }
+
 }  // namespace
 
-void ed25519::check_offsets(const uint64_t* off, size_t n, const std::string& op) {
+void ed25519::check_first_offset(const uint64_t* off, const std::string& op) {
   if (off[0] != 0) throw_invalid(op + ": message_offsets[0] = " + str(off[0]) + " (must be 0)");
+}
+
+void ed25519::check_offsets(const uint64_t* off, size_t n, const std::string& op) {
+  check_first_offset(off, op);
   const size_t i = ed25519::first_bad(n, [&](size_t k) { return off[k] > off[k + 1]; });
   if (i < n) throw_decrease(off, i, op);
 }

@@ -70,11 +70,10 @@ void launch(const Context& ctx, const ItemArrays& a, VerifyMode mode, uint8_t* d
 // offsets instead of adding the items up one by one.
 template <class Src>
 ChunkPlan plan_chunk(const Src& items, size_t pos, size_t chunk_items, const VerifyOptions& options) {
-  if constexpr (std::is_same_v<Src, FilledItems>)  // checked here, before this chunk's callback
-    check_nondecreasing(items.offsets, pos, std::min(items.size(), pos + chunk_items),
-                        "zkgpu_ed25519_verify_batch_fill");
   if constexpr (std::is_same_v<Src, PackedItems> || std::is_same_v<Src, FilledItems>) {
     const size_t end = std::min(items.size(), pos + chunk_items);
+    if constexpr (std::is_same_v<Src, FilledItems>)  // checked here, before this chunk's callback
+      check_nondecreasing(items.offsets, pos, end, "zkgpu_ed25519_verify_batch_fill");
     const uint64_t bytes = items.offsets[end] - items.offsets[pos];
     if (!options.memory_budget && bytes <= options.max_chunk_msg_bytes)
       return chunk_plan(end, ChunkLayout{end - pos, static_cast<size_t>(bytes)});
