@@ -275,8 +275,10 @@ ZKGPU_API zkgpu_status zkgpu_ed25519_verify_batch_packed(const uint8_t* public_k
  * fill(ctx, first, count, public_keys, signatures, messages) writes items [first, first + count):
  * count 32-byte keys back to back at public_keys, count 64-byte signatures at signatures, and
  * their messages back to back at messages (message_offsets[first + count] - message_offsets[first]
- * bytes). It is called on the calling thread, before the call returns, a chunk at a time: on the
- * GPU each chunk goes to pinned staging while the GPU verifies the chunk before. message_offsets
+ * bytes). It is called before the call returns, a chunk at a time, each chunk in pieces on several
+ * of the library's threads at once (disjoint ranges: fill must be safe to call concurrently and
+ * must not rely on the calling thread's state): on the GPU each chunk goes to pinned staging while
+ * the GPU verifies the chunk before. message_offsets
  * follows the packed call's rules (n + 1 nondecreasing entries from 0); fill must be non-NULL when
  * n > 0. On the GPU the offsets are checked a chunk at a time, each before its callback, so a bad
  * entry may be found after fill has run for earlier items: the call is then ZKGPU_INVALID_ARGUMENT

@@ -52,7 +52,7 @@ void pack_chunk(uint8_t* dst, const FilledItems& items, const ChunkLayout& lay) 
   auto* off = reinterpret_cast<uint64_t*>(dst + lay.offsets());
   const uint64_t base = items.offsets[0];
   for (size_t i = 0; i <= n; ++i) off[i] = items.offsets[i] - base;
-  if (n) items.fill(items.ctx, items.first, n, dst + lay.pk(), dst + lay.sig(), dst + lay.msgs());
+  fill_items(items, dst + lay.pk(), dst + lay.sig(), dst + lay.msgs());
 }
 
 void pack_chunk(uint8_t* dst, const PackedItems& items, const ChunkLayout& lay) {

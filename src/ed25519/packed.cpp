@@ -1,5 +1,9 @@
 // The packed Ed25519 batches of the public API: their checks, then the shared dispatch
-// (batch.hpp) for host arrays, or the CUDA kernels straight on the caller's device arrays.
+// (batch.hpp) for host arrays, or the CUDA kernels straight on the caller's device arrays; and
+// the callback pieces of the filled batch (item_source.hpp).
+#include <omp.h>
+
+#include <algorithm>
 #include <string>
 
 #include "ed25519/batch.hpp"
@@ -82,6 +86,21 @@ void ed25519::check_offsets(const uint64_t* off, size_t n, const std::string& op
 void ed25519::check_nondecreasing(const uint64_t* off, size_t lo, size_t hi, const std::string& op) {
   for (size_t i = lo; i < hi; ++i)
     if (off[i] > off[i + 1]) throw_decrease(off, i, op);
+}
+
+void ed25519::fill_items(const FilledItems& items, uint8_t* keys, uint8_t* sigs, uint8_t* msgs) {
+  const size_t n = items.size();
+  if (n == 0) return;
+  const auto pieces = static_cast<int64_t>(
+      std::clamp<size_t>(n / FILL_PIECE_ITEMS, 1, static_cast<size_t>(std::max(1, omp_get_max_threads()))));
+  const uint64_t base = items.offsets[0];
+#pragma omp parallel for schedule(static, 1) if (pieces > 1)
+  for (int64_t p = 0; p < pieces; ++p) {
+    const size_t lo = n * static_cast<size_t>(p) / static_cast<size_t>(pieces);
+    const size_t hi = n * static_cast<size_t>(p + 1) / static_cast<size_t>(pieces);
+    items.fill(items.ctx, items.first + lo, hi - lo, keys + ED25519_PUBLIC_KEY_BYTES * lo,
+               sigs + ED25519_SIGNATURE_BYTES * lo, msgs + (items.offsets[lo] - base));
+  }
 }
 
 void ed25519_verify_batch(const Ed25519PackedBatch& batch, std::span<uint8_t> out, Ed25519Mode mode,

@@ -91,7 +91,7 @@ void ed25519::verify_batch(const FilledItems& items, std::span<uint8_t> out, Ed2
   ed25519::check_offsets(items.offsets, n, "zkgpu_ed25519_verify_batch_fill");
   std::vector<uint8_t> keys(ED25519_PUBLIC_KEY_BYTES * n), sigs(ED25519_SIGNATURE_BYTES * n),
       msgs(static_cast<size_t>(items.offsets[n]));
-  items.fill(items.ctx, items.first, n, keys.data(), sigs.data(), msgs.data());
+  ed25519::fill_items(items, keys.data(), sigs.data(), msgs.data());
   Ed25519BatchOptions on_cpu = options;
   on_cpu.backend = Backend::Cpu;
   verify_batch(PackedItems{keys.data(), sigs.data(), msgs.data(), items.offsets, n}, out, mode, on_cpu);

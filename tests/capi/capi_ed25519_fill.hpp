@@ -1,8 +1,10 @@
 // zkgpu_ed25519_verify_batch_fill over PackedCases, with a callback that copies the asked items
-// from the cases and records each range it was asked for, so a test can check that the chunks
-// cover the batch once, in order.
+// from the cases and records each range it was asked for (the library calls it from several
+// threads at once), so a test can check that the pieces cover the batch once.
 #pragma once
+#include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -14,21 +16,27 @@ namespace zkgpu::test {
 struct FillSource {
   const PackedCases* cases;
   std::vector<std::pair<size_t, size_t>> asked;  // (first, count) of each callback
+  std::mutex asking;                             // guards asked
 
   static void fill(void* ctx, size_t first, size_t count, uint8_t* keys, uint8_t* sigs, uint8_t* msgs) {
     auto* self = static_cast<FillSource*>(ctx);
     const PackedCases& p = *self->cases;
-    self->asked.emplace_back(first, count);
+    {
+      const std::lock_guard lock(self->asking);
+      self->asked.emplace_back(first, count);
+    }
     std::memcpy(keys, p.keys.data() + 32 * first, 32 * count);
     std::memcpy(sigs, p.sigs.data() + 64 * first, 64 * count);
     const size_t lo = p.offsets[first], hi = p.offsets[first + count];
     if (hi > lo) std::memcpy(msgs, p.msgs.data() + lo, hi - lo);
   }
 
-  // Whether the ranges asked for are [0, n) cut into consecutive pieces.
+  // Whether the ranges asked for are [0, n) cut into pieces, each asked once.
   bool covered_once(size_t n) const {
+    std::vector<std::pair<size_t, size_t>> sorted = asked;
+    std::sort(sorted.begin(), sorted.end());
     size_t next = 0;
-    for (const auto& [first, count] : asked) {
+    for (const auto& [first, count] : sorted) {
       if (first != next || count == 0) return false;
       next += count;
     }

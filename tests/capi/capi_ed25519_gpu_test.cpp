@@ -67,7 +67,7 @@ TEST(CApiEd25519Gpu, DeviceVariantEqualsCpu) {
 }
 
 // The callback-filled batch on the GPU, from one chunk to several (20000 items are three): the
-// CPU's verdicts in poisoned output, each item asked for once, the chunks in order.
+// CPU's verdicts in poisoned output, each item asked for once.
 TEST(CApiEd25519Gpu, FilledBatchEqualsCpu) {
   ZKGPU_REQUIRE_GPU();
   Rng rng(503);

@@ -45,9 +45,10 @@ TEST(CApiEd25519Packed, EqualsThePointerArraysAndTheCxxApi) {
   }
 }
 
+// 3000 items are filled in pieces on several threads (ed25519::FILL_PIECE_ITEMS).
 TEST(CApiEd25519Packed, FilledBatchEqualsTheCxxApi) {
   Rng rng(404);
-  for (size_t n : {1u, 33u, 500u}) {
+  for (size_t n : {1u, 33u, 500u, 3000u}) {
     const std::vector<SigCase> cases = random_cases(n, rng);
     const PackedCases packed(cases);
     for (zkgpu_ed25519_mode m : MODES) {

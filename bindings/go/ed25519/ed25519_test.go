@@ -154,7 +154,7 @@ func TestMutatedSignatures(t *testing.T) {
 }
 
 // TestLargeBatch is big enough for Auto to take the GPU on a machine that has one (crossover
-// 128), and for the binding to copy the batch in several chunks in parallel.
+// 128), and for the library to ask for the copy in pieces on several threads at once.
 func TestLargeBatch(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	b := mutated(rng, signed(rng, 5000))

@@ -11,11 +11,9 @@ import (
 	"zkgpu/internal/hostbuf"
 )
 
-// packChunk is how many items one goroutine copies at a time. Why in parallel: copying an item
-// (key, signature, a 64-byte message from three separate Go allocations) costs ~35 ns on one
-// core (BenchmarkPack on the development VM), and a batch of 4096 takes the GPU only ~0.6 ms: on
-// one core the copy alone would add a fifth. Why not smaller: every goroutine started is a
-// scheduler wake-up of several microseconds, which BenchmarkPack's chunk sweep weighs.
+// packChunk is how many items one goroutine passes over at a time when the offsets of a large
+// batch are computed in parallel (newFilled). Why not smaller: every goroutine started is a
+// scheduler wake-up of several microseconds.
 const packChunk = 1024
 
 // serialOffsets: below this many items the offsets are one pass on the calling goroutine (a few
@@ -114,26 +112,25 @@ func (f *filled) offsets() []uint64 { return unsafe.Slice((*uint64)(f.offs.P), l
 
 // fill writes items [first, first+count) in the library's layout: keys 32 bytes each at keys,
 // signatures 64 bytes each at sigs, messages back to back at msgs (from offsets[first]); a
-// malformed item as a zero key and signature with no message. On goroutines of chunk items each.
-func (f *filled) fill(first, count int, keys, sigs, msgs unsafe.Pointer, chunk int) {
+// malformed item as a zero key and signature with no message. In one loop: the library calls
+// it for pieces of a chunk on several of its threads at once (zkgpu.h), threads that are awake
+// already, where goroutines started here would each be a scheduler wake-up inside the call.
+func (f *filled) fill(first, count int, keys, sigs, msgs unsafe.Pointer) {
 	offs := f.offsets()
 	base := offs[first]
 	k := unsafe.Slice((*[32]byte)(keys), count)
 	s := unsafe.Slice((*[64]byte)(sigs), count)
 	m := unsafe.Slice((*byte)(msgs), offs[first+count]-base)
-	cabi.ForChunks((count+chunk-1)/chunk, func(c int) {
-		lo, hi := chunkRange(c, chunk, first, first+count)
-		for i := lo; i < hi; i++ {
-			j := i - first
-			if !wellFormed(f.pubs, f.sigs, i) {
-				k[j], s[j] = [32]byte{}, [64]byte{}
-				continue
-			}
-			// Fixed-size array copies: inline moves, no memmove call per field.
-			k[j], s[j] = *(*[32]byte)(f.pubs[i]), *(*[64]byte)(f.sigs[i])
-			copy(m[offs[i]-base:offs[i+1]-base], f.msgs[i])
+	for i := first; i < first+count; i++ {
+		j := i - first
+		if !wellFormed(f.pubs, f.sigs, i) {
+			k[j], s[j] = [32]byte{}, [64]byte{}
+			continue
 		}
-	})
+		// Fixed-size array copies: inline moves, no memmove call per field.
+		k[j], s[j] = *(*[32]byte)(f.pubs[i]), *(*[64]byte)(f.sigs[i])
+		copy(m[offs[i]-base:offs[i+1]-base], f.msgs[i])
+	}
 }
 
 // verify runs the library on the batch, the verdicts straight into out (len n): the library
@@ -163,5 +160,5 @@ func (f *filled) free() {
 
 // fillFromHandle is the exported callback's body: the batch behind the handle word at ctx.
 func fillFromHandle(ctx unsafe.Pointer, first, count int, keys, sigs, msgs unsafe.Pointer) {
-	cgo.Handle(*(*uintptr)(ctx)).Value().(*filled).fill(first, count, keys, sigs, msgs, packChunk)
+	cgo.Handle(*(*uintptr)(ctx)).Value().(*filled).fill(first, count, keys, sigs, msgs)
 }
