@@ -52,7 +52,11 @@ def plan(workers=None, *, gpu=None, backend=None, cpus_per_worker=None):
     if backend not in ("auto", "cpu", "cuda"):
         raise InvalidArgument(f"backend must be 'auto', 'cpu' or 'cuda', not {backend!r}")
     if cpus_per_worker is None:
-        cpus_per_worker = max(1, cpus // gpus) if gpu and gpus else 1
+        # Half the CPUs per GPU: the other half stays free for whatever feeds the batches (the
+        # driver's ray.put copies) and Ray's daemons. A GPU call's host side is copies into
+        # pinned staging, which half the cores keep up with, and an OpenMP team that loses a
+        # core to another busy process stalls at every barrier (docs/python.md).
+        cpus_per_worker = max(1, cpus // gpus // 2) if gpu and gpus else 1
     if isinstance(cpus_per_worker, bool) or not isinstance(cpus_per_worker, (int, float)) or not (
             cpus_per_worker > 0):
         raise InvalidArgument(f"cpus_per_worker must be a positive number, not {cpus_per_worker!r}")
@@ -79,8 +83,9 @@ class Pool:
     workers: how many (default: one per GPU, or one per ``cpus_per_worker`` CPUs without GPUs).
     gpu: True for workers holding a GPU each (``num_gpus=1``), False for CPU workers, None to take
     GPUs when the cluster has any. backend: what the workers pass to zkgpu ("cuda" on GPU workers,
-    "cpu" on CPU workers unless given). cpus_per_worker: the CPUs Ray reserves for each (default 1
-    on CPU workers; on GPU workers the cluster's CPUs per GPU, for the host side of each call).
+    "cpu" on CPU workers unless given). cpus_per_worker: the CPUs Ray reserves for each, and its
+    threads (default 1 on CPU workers; on GPU workers half the cluster's CPUs per GPU, for the host
+    side of each call, leaving the rest to the driver feeding the batches).
     address: the cluster to join when Ray is not initialised yet (None starts a local one, as
     ``ray.init()``). start_timeout_s: how long a worker may take to start. actor_options: further
     ``ray.remote`` options for the actors (runtime_env, scheduling_strategy, resources, ...).

@@ -67,12 +67,12 @@ def _busy(pool):
     return sum(s for _, s in ray.get([a.stats.remote() for a in pool.actors]))
 
 
-def bench(op, worker_counts, batches, batch_size, gpu, log):
+def bench(op, worker_counts, batches, batch_size, gpu, log, cpus_per_worker=None):
     make, fn = OPS[op]
     batch = make(batch_size)
     items = [batch] * batches
     rows = []
-    shape = plan(gpu=gpu)
+    shape = plan(gpu=gpu, cpus_per_worker=cpus_per_worker)
     backend = shape["backend"]
     fn(batch, backend)  # the library's one-time set-up (tables, GPU context) is not timed
     seconds, direct = _timed(lambda: [fn(b, backend) for b in items])
@@ -97,7 +97,7 @@ def bench(op, worker_counts, batches, batch_size, gpu, log):
     # task leaves its output), which measures the scheduling alone.
     stored = ray.put(batch)
     for count in worker_counts:
-        with Pool(workers=count, gpu=gpu) as pool:
+        with Pool(workers=count, gpu=gpu, cpus_per_worker=cpus_per_worker) as pool:
             list(imap(fn, [batch] * count, pool=pool))
             for inputs, sent in (("arrays", items), ("refs", [stored] * batches)):
                 before = _busy(pool)
@@ -145,6 +145,9 @@ def main(argv=None):
     b.add_argument("--batch-size", type=int, default=4096)
     b.add_argument("--gpu", choices=("auto", "yes", "no"), default="auto",
                    help="GPU workers (num_gpus=1 each), CPU workers, or GPUs if the cluster has any")
+    b.add_argument("--cpus-per-worker", type=float, help="the CPUs Ray reserves for each worker, "
+                   "and its threads (default: as Pool, the cluster's CPUs per GPU on GPU workers, 1 "
+                   "on CPU workers)")
     b.add_argument("--address", help="the Ray cluster to join (default: start a local one)")
     b.add_argument("--json", metavar="FILE", help="also write the report as JSON ('-': stdout)")
     args = parser.parse_args(argv)
@@ -153,8 +156,9 @@ def main(argv=None):
     gpu = {"auto": None, "yes": True, "no": False}[args.gpu]
     if not ray.is_initialized():
         init_ray(args.address, include_dashboard=False)
-    report = bench(args.op, _worker_counts(args.workers, plan(gpu=gpu)["workers"]), args.batches,
-                   args.batch_size, gpu, lambda line: print(line, file=sys.stderr, flush=True))
+    shape = plan(gpu=gpu, cpus_per_worker=args.cpus_per_worker)
+    report = bench(args.op, _worker_counts(args.workers, shape["workers"]), args.batches, args.batch_size, gpu,
+                   lambda line: print(line, file=sys.stderr, flush=True), args.cpus_per_worker)
     if args.json == "-":
         json.dump(report, sys.stdout, indent=2)
         print()
