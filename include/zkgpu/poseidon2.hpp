@@ -1,9 +1,11 @@
-// Batched Poseidon2 over BabyBear and the Merkle hash built on it (spec §4-§6).
+// Batched Poseidon2 over BabyBear (spec §4-§6; the Merkle hash is built on it) and KoalaBear
+// (docs/specs/fields-curves.md §1.4-1.6).
 #pragma once
 #include <cstdint>
 #include <span>
 
 #include "zkgpu/core/hash/sponge.hpp"
+#include "zkgpu/core/poseidon2/koalabear_params.hpp"
 #include "zkgpu/core/poseidon2/params.hpp"
 #include "zkgpu/backend.hpp"
 
@@ -44,5 +46,25 @@ Poseidon2Params<W> poseidon2_params_from_rng(Poseidon2Rng kind, uint64_t seed);
 
 extern template Poseidon2Params<16> poseidon2_params_from_rng<16>(Poseidon2Rng, uint64_t);
 extern template Poseidon2Params<24> poseidon2_params_from_rng<24>(Poseidon2Rng, uint64_t);
+
+// KoalaBear: the same permutation with x^3 and 20 / 23 partial rounds (states as Montgomery
+// words < p, as for BabyBear). The CPU runs the scalar core on every thread; the GPU the
+// BabyBear kernel instantiated for KoalaBear.
+void poseidon2_permute_batch(std::span<KoalaBear> states, int width, KoalaBearPoseidon2Constants constants,
+                             const Poseidon2BatchOptions& options = {});
+
+// A KoalaBear constant set: Plonky3's default (koalabear_poseidon2_plonky3_params) or
+// Poseidon2KoalaBear::<W>::new_from_rng_128(&mut Xoroshiro128Plus::seed_from_u64(1)). W = 16 or 24.
+template <int W>
+Poseidon2Params<W, KoalaBear> koalabear_poseidon2_params(KoalaBearPoseidon2Constants set);
+// Poseidon2KoalaBear::<W>::new_from_rng_128 on a fresh generator of that kind and seed, drawn as
+// poseidon2_params_from_rng draws BabyBear's.
+template <int W>
+Poseidon2Params<W, KoalaBear> koalabear_poseidon2_params_from_rng(Poseidon2Rng kind, uint64_t seed);
+
+extern template Poseidon2Params<16, KoalaBear> koalabear_poseidon2_params<16>(KoalaBearPoseidon2Constants);
+extern template Poseidon2Params<24, KoalaBear> koalabear_poseidon2_params<24>(KoalaBearPoseidon2Constants);
+extern template Poseidon2Params<16, KoalaBear> koalabear_poseidon2_params_from_rng<16>(Poseidon2Rng, uint64_t);
+extern template Poseidon2Params<24, KoalaBear> koalabear_poseidon2_params_from_rng<24>(Poseidon2Rng, uint64_t);
 
 }  // namespace zkgpu

@@ -2,7 +2,8 @@
 
 namespace zkgpu::cli {
 
-bool parse_field_line(std::string_view line, size_t expect, std::vector<BabyBear>& out, std::string& err) {
+template <class F>
+bool parse_field_line(std::string_view line, size_t expect, std::vector<F>& out, std::string& err) {
   const size_t start = out.size();
   size_t count = 0, i = 0;
   auto fail = [&](std::string why) {
@@ -22,14 +23,18 @@ bool parse_field_line(std::string_view line, size_t expect, std::vector<BabyBear
       if (c < '0' || c > '9')
         return fail("value " + std::to_string(count) + " '" + std::string(tok) + "' is not a decimal number");
       v = v * 10 + static_cast<uint64_t>(c - '0');
-      if (v >= BabyBear::P)
-        return fail("value " + std::to_string(count) + " '" + std::string(tok) + "' is not below p = 2013265921");
+      if (v >= F::P)
+        return fail("value " + std::to_string(count) + " '" + std::string(tok) +
+                    "' is not below p = " + std::to_string(F::P));
     }
-    if (count <= expect) out.push_back(BabyBear::from_canonical(static_cast<uint32_t>(v)));
+    if (count <= expect) out.push_back(F::from_canonical(static_cast<uint32_t>(v)));
     i = j;
   }
   if (count != expect) return fail("expected " + std::to_string(expect) + " values, got " + std::to_string(count));
   return true;
 }
+
+template bool parse_field_line(std::string_view, size_t, std::vector<BabyBear>&, std::string&);
+template bool parse_field_line(std::string_view, size_t, std::vector<KoalaBear>&, std::string&);
 
 }  // namespace zkgpu::cli

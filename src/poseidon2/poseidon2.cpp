@@ -16,12 +16,11 @@ namespace zkgpu {
 
 namespace {
 
-template <int W>
-void permute_width(std::span<BabyBear> states, Poseidon2Constants constants, const Poseidon2BatchOptions& options) {
+template <int W, class F>
+void permute_width(std::span<F> states, const Poseidon2Params<W, F>& p, const Poseidon2BatchOptions& options) {
   const size_t n_states = states.size() / W;
   const Backend resolved = resolve_backend(options.backend, n_states, options.gpu_crossover);
   if (n_states == 0) return;
-  const Poseidon2Params<W> p = poseidon2_params<W>(constants);
   if (resolved == Backend::Cuda) {
 #if ZKGPU_HAVE_CUDA
     cuda::poseidon2_permute_host(states.data(), n_states, p);
@@ -36,18 +35,32 @@ void check_width(const char* op, int width) {
     throw_invalid(std::string(op) + ": width " + std::to_string(width) + " is not supported (use 16 or 24)");
 }
 
-}  // namespace
-
-void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants,
-                             const Poseidon2BatchOptions& options) {
+template <class F>
+void check_states(std::span<F> states, int width) {
   check_width("poseidon2_permute_batch", width);
   if (states.size() % static_cast<size_t>(width) != 0)
     throw_invalid("poseidon2_permute_batch: " + std::to_string(states.size()) +
                   " field elements are not a whole number of width-" + std::to_string(width) + " states");
+}
+
+}  // namespace
+
+void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants,
+                             const Poseidon2BatchOptions& options) {
+  check_states(states, width);
   if (width == 16)
-    permute_width<16>(states, constants, options);
+    permute_width<16>(states, poseidon2_params<16>(constants), options);
   else
-    permute_width<24>(states, constants, options);
+    permute_width<24>(states, poseidon2_params<24>(constants), options);
+}
+
+void poseidon2_permute_batch(std::span<KoalaBear> states, int width, KoalaBearPoseidon2Constants constants,
+                             const Poseidon2BatchOptions& options) {
+  check_states(states, width);
+  if (width == 16)
+    permute_width<16>(states, koalabear_poseidon2_params<16>(constants), options);
+  else
+    permute_width<24>(states, koalabear_poseidon2_params<24>(constants), options);
 }
 
 void poseidon2_permute_batch(std::span<BabyBear> states, int width, Poseidon2Constants constants, Backend backend) {

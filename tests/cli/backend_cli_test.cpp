@@ -147,7 +147,7 @@ TEST(BackendCli, ChoicesAreCheckedByTheParser) {
       {"mlkem keygen --set 2", "--set: '2' is not one of 512|768|1024"},                    // not the enum's number
       {"mldsa bench --set 768", "--set: '768' is not one of all|44|65|87"},
       {"ed25519 verify --mode ref10", "--mode: 'ref10' is not one of openssl|strict|zip215"},
-      {"poseidon2 permute --constants nope", "--constants: 'nope' is not one of plonky3|whir"},
+      {"poseidon2 permute --constants nope", "--constants: 'nope' is not one of plonky3|whir|xoroshiro1"},
       {"whir params --vars 10 --soundness xx", "--soundness: 'xx' is not one of ud|jb|cb"},
       {"bench fft", "'fft' is not one of ntt|poseidon2|merkle|pow|all"},
   };

@@ -48,6 +48,21 @@ void poseidon2_permute_batch(BabyBear* states, size_t n_states, const Poseidon2P
   for_chunks(n_states, CHUNK, [&](size_t b, size_t n) { k.permute24(states + b * 24, n, p, fixed); });
 }
 
+template <int W, class F>
+void permute_scalar(F* states, size_t n_states, const Poseidon2Params<W, F>& p) {
+  for_chunks(n_states, CHUNK, [&](size_t b, size_t n) {
+    for (size_t i = b; i < b + n; ++i) poseidon2_permute<W>(*reinterpret_cast<F(*)[W]>(states + i * W), p);
+  });
+}
+
+void poseidon2_permute_batch(KoalaBear* states, size_t n_states, const Poseidon2Params<16, KoalaBear>& p) {
+  permute_scalar(states, n_states, p);
+}
+
+void poseidon2_permute_batch(KoalaBear* states, size_t n_states, const Poseidon2Params<24, KoalaBear>& p) {
+  permute_scalar(states, n_states, p);
+}
+
 void hash_rows(const BabyBear* matrix, size_t rows, size_t cols, const Poseidon2Params<16>& p, Digest* out) {
   if (cols == 0) {
     std::fill(out, out + rows, Digest{});

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 
+#include "zkgpu/core/field/koalabear.hpp"
 #include "zkgpu/core/hash/sponge.hpp"
 #include "zkgpu/core/poseidon2/poseidon2.hpp"
 
@@ -13,6 +14,9 @@ namespace zkgpu::cpu {
 // In place: states[i*W .. i*W+W) is state i, for i < n_states.
 void poseidon2_permute_batch(BabyBear* states, size_t n_states, const Poseidon2Params<16>& p);
 void poseidon2_permute_batch(BabyBear* states, size_t n_states, const Poseidon2Params<24>& p);
+// KoalaBear: the scalar core permutation on every thread (the SIMD lanes are BabyBear's so far).
+void poseidon2_permute_batch(KoalaBear* states, size_t n_states, const Poseidon2Params<16, KoalaBear>& p);
+void poseidon2_permute_batch(KoalaBear* states, size_t n_states, const Poseidon2Params<24, KoalaBear>& p);
 
 // out[i] = sponge_hash(matrix + i*cols, cols, p) for i < rows (row-major matrix; cols == 0 gives
 // zero digests).

@@ -11,18 +11,19 @@ namespace zkgpu {
 enum class Poseidon2Constants { Plonky3, Whir };
 
 namespace detail {
-template <int W>
-constexpr Poseidon2Params<W> make_poseidon2_params(const uint32_t (&init)[4][W],
-                                                   const uint32_t (&internal)[Poseidon2Params<W>::ROUNDS_P],
-                                                   const uint32_t (&term)[4][W], const uint32_t (&diag)[W]) {
-  Poseidon2Params<W> p{};
+// A set from Montgomery-word tables (the generated *_constants.hpp), for any 31-bit field F.
+template <int W, class F = BabyBear>
+constexpr Poseidon2Params<W, F> make_poseidon2_params(const uint32_t (&init)[4][W],
+                                                      const uint32_t (&internal)[Poseidon2Params<W, F>::ROUNDS_P],
+                                                      const uint32_t (&term)[4][W], const uint32_t (&diag)[W]) {
+  Poseidon2Params<W, F> p{};
   for (int r = 0; r < 4; ++r)
     for (int i = 0; i < W; ++i) {
-      p.ext_init[r][i] = BabyBear::from_monty(init[r][i]);
-      p.ext_term[r][i] = BabyBear::from_monty(term[r][i]);
+      p.ext_init[r][i] = F::from_monty(init[r][i]);
+      p.ext_term[r][i] = F::from_monty(term[r][i]);
     }
-  for (int j = 0; j < Poseidon2Params<W>::ROUNDS_P; ++j) p.internal[j] = BabyBear::from_monty(internal[j]);
-  for (int i = 0; i < W; ++i) p.diag[i] = BabyBear::from_monty(diag[i]);
+  for (int j = 0; j < Poseidon2Params<W, F>::ROUNDS_P; ++j) p.internal[j] = F::from_monty(internal[j]);
+  for (int i = 0; i < W; ++i) p.diag[i] = F::from_monty(diag[i]);
   return p;
 }
 }  // namespace detail

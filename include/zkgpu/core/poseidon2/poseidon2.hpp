@@ -1,24 +1,31 @@
-// Poseidon2 over BabyBear, widths 16 and 24, as Plonky3 090b computes it (spec §4.1).
-// Host and device share this code; the constants travel as a Poseidon2Params value (a kernel takes
-// it by value, so it lives in the constant bank).
+// Poseidon2 over a 31-bit Montgomery field (BabyBear, KoalaBear), widths 16 and 24, as Plonky3
+// computes it (docs/specs/babybear.md §4.1; fields-curves.md §1.4: the same structure with the
+// field's S-box and round numbers). Host and device share this code; the constants travel as a
+// Poseidon2Params value (a kernel takes it by value, so it lives in the constant bank).
 #pragma once
 #include "zkgpu/core/field/babybear.hpp"
 
 namespace zkgpu {
 
-template <int W>
+// R_P of poseidon2_round_numbers_128 for a 31-bit p (Plonky3 poseidon2/src/round_numbers.rs):
+// S-box x^7 (BabyBear) 13 / 21, x^3 (KoalaBear) 20 / 23, for widths 16 / 24.
+template <class F, int W>
+inline constexpr int POSEIDON2_PARTIAL_ROUNDS = F::SBOX_DEGREE == 7 ? (W == 16 ? 13 : 21) : (W == 16 ? 20 : 23);
+
+template <int W, class F = BabyBear>
 struct Poseidon2Params {
-  static_assert(W == 16 || W == 24, "BabyBear Poseidon2 is defined for widths 16 and 24");
+  static_assert(W == 16 || W == 24, "Poseidon2 is defined here for widths 16 and 24");
+  using Field = F;
   static constexpr int WIDTH = W;
   static constexpr int ROUNDS_F_HALF = 4;
-  static constexpr int ROUNDS_P = W == 16 ? 13 : 21;  // poseidon2_round_numbers_128, alpha = 7
-  BabyBear ext_init[ROUNDS_F_HALF][W];
-  BabyBear internal[ROUNDS_P];
-  BabyBear ext_term[ROUNDS_F_HALF][W];
-  BabyBear diag[W];  // V: internal matrix = all-ones + diag(V)
+  static constexpr int ROUNDS_P = POSEIDON2_PARTIAL_ROUNDS<F, W>;
+  F ext_init[ROUNDS_F_HALF][W];
+  F internal[ROUNDS_P];
+  F ext_term[ROUNDS_F_HALF][W];
+  F diag[W];  // V: internal matrix = all-ones + diag(V)
 };
 
-// M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] with Plonky3's addition chain. T is BabyBear or
+// M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] with Plonky3's addition chain. T is a field or
 // a CPU packed type (src/field/cpu): the SIMD permutation uses these same linear layers.
 template <class T>
 ZKGPU_HD void poseidon2_m4(T* x) {
@@ -46,33 +53,34 @@ ZKGPU_HD void poseidon2_external_linear(T (&s)[W]) {
   for (int i = 0; i < W; ++i) s[i] += t[i & 3];
 }
 
-template <int W>
-ZKGPU_HD void poseidon2_internal_linear(BabyBear (&s)[W], const BabyBear (&diag)[W]) {
-  BabyBear sum = s[0];
+// s_i = S + V_i s_i with S the sum of the lanes (for V_0 = -2 this is Plonky3's (S - s0) - s0).
+template <class F, int W>
+ZKGPU_HD void poseidon2_internal_linear(F (&s)[W], const F (&diag)[W]) {
+  F sum = s[0];
   ZKGPU_UNROLL
   for (int i = 1; i < W; ++i) sum += s[i];
   ZKGPU_UNROLL
   for (int i = 0; i < W; ++i) s[i] = sum + diag[i] * s[i];
 }
 
-template <int W>
-ZKGPU_HD void poseidon2_permute(BabyBear (&s)[W], const Poseidon2Params<W>& p) {
+template <int W, class F>
+ZKGPU_HD void poseidon2_permute(F (&s)[W], const Poseidon2Params<W, F>& p) {
   poseidon2_external_linear(s);
   ZKGPU_UNROLL
   for (int r = 0; r < 4; ++r) {
     ZKGPU_UNROLL
-    for (int i = 0; i < W; ++i) s[i] = (s[i] + p.ext_init[r][i]).pow7();
+    for (int i = 0; i < W; ++i) s[i] = (s[i] + p.ext_init[r][i]).sbox();
     poseidon2_external_linear(s);
   }
   ZKGPU_UNROLL
-  for (int j = 0; j < Poseidon2Params<W>::ROUNDS_P; ++j) {
-    s[0] = (s[0] + p.internal[j]).pow7();
+  for (int j = 0; j < Poseidon2Params<W, F>::ROUNDS_P; ++j) {
+    s[0] = (s[0] + p.internal[j]).sbox();
     poseidon2_internal_linear(s, p.diag);
   }
   ZKGPU_UNROLL
   for (int r = 0; r < 4; ++r) {
     ZKGPU_UNROLL
-    for (int i = 0; i < W; ++i) s[i] = (s[i] + p.ext_term[r][i]).pow7();
+    for (int i = 0; i < W; ++i) s[i] = (s[i] + p.ext_term[r][i]).sbox();
     poseidon2_external_linear(s);
   }
 }
