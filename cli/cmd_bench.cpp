@@ -12,7 +12,9 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "commands.hpp"
@@ -39,7 +41,15 @@ constexpr double H200_MONT_MULS_PER_S = 2.6e12;
 // Montgomery multiplications in one permutation: 4 per S-box (8 full rounds of W, one S-box per
 // partial round); the internal diagonal is multiplied with shifts and adds, so it is not counted.
 // A strict ceiling: additions are free in it.
-constexpr double poseidon2_mults(int w) { return 8.0 * w * 4 + (w == 16 ? 13 : 21) * 4.0; }
+// Montgomery products of one permutation as our kernels compute it: the S-boxes (x^7: 4, x^3: 2)
+// of the full and partial rounds, plus, for fields other than BabyBear (whose diagonal is shifts),
+// the internal diagonal's W products per partial round.
+template <class F = BabyBear>
+constexpr double poseidon2_mults(int w) {
+  const double sbox = F::SBOX_DEGREE == 7 ? 4 : 2;
+  const double rp = w == 16 ? POSEIDON2_PARTIAL_ROUNDS<F, 16> : POSEIDON2_PARTIAL_ROUNDS<F, 24>;
+  return 8.0 * w * sbox + rp * sbox + (std::is_same_v<F, BabyBear> ? 0 : rp * w);
+}
 
 struct Row {
   std::string op, size;
@@ -99,31 +109,42 @@ void bench_ntt(const Options& o, std::vector<Row>& rows) {
   }
 }
 
-void bench_poseidon2(const Options& o, std::vector<Row>& rows) {
+// One row per width and field: BabyBear with the WHIR set, KoalaBear with Plonky3's default set
+// (its CPU path is the scalar permutation on every thread; BabyBear's has SIMD lanes).
+template <class F, class Constants>
+void bench_poseidon2_field(const Options& o, std::vector<Row>& rows, const char* name, Constants constants) {
   for (int w : {16, 24}) {
     Row r;
-    r.op = "poseidon2 w" + std::to_string(w);
+    r.op = "poseidon2 w" + std::to_string(w) + name;
     size_t cpu_n = o.quick ? 1 << 12 : 1 << 20;
     r.size = std::to_string(cpu_n) + " states (GPU " + (o.quick ? "2^12" : "2^24") + ")";
     r.work = double(cpu_n);
     r.unit = "permutations";
-    auto states = random_fes(cpu_n * w, w);
-    r.cpu_ms =
-        time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cpu); });
+    std::vector<F> states(cpu_n * size_t(w));
+    std::mt19937_64 g(static_cast<uint64_t>(w));
+    for (auto& x : states) x = F::from_canonical(static_cast<uint32_t>(g() % F::P));
+    const std::span<F> all(states);
+    r.cpu_ms = time_median_ms(o.runs, [&] { poseidon2_permute_batch(all, w, constants, {.backend = Backend::Cpu}); });
 #if ZKGPU_HAVE_CUDA
     if (gpu()) {
       size_t gpu_n = o.quick ? 1 << 12 : 1 << 24;
       // Scale the resident GPU time to the CPU batch size so the columns compare the same work.
-      double ms = median(bench::time_poseidon2_device(w, gpu_n, 2, o.runs));
-      r.gpu_ms = ms * double(cpu_n) / double(gpu_n);
+      const auto times = std::is_same_v<F, BabyBear> ? bench::time_poseidon2_device(w, gpu_n, 2, o.runs)
+                                                     : bench::time_koalabear_poseidon2_device(w, gpu_n, 2, o.runs);
+      r.gpu_ms = median(times) * double(cpu_n) / double(gpu_n);
       r.gpu_host_ms =
-          time_median_ms(o.runs, [&] { poseidon2_permute_batch(states, w, Poseidon2Constants::Whir, Backend::Cuda); });
+          time_median_ms(o.runs, [&] { poseidon2_permute_batch(all, w, constants, {.backend = Backend::Cuda}); });
     }
 #endif
-    r.gpu_floor_ms = r.work * poseidon2_mults(w) / H200_MONT_MULS_PER_S * 1e3;
+    r.gpu_floor_ms = r.work * poseidon2_mults<F>(w) / H200_MONT_MULS_PER_S * 1e3;
     r.limit = "2.6 T Montgomery mul/s";
     rows.push_back(r);
   }
+}
+
+void bench_poseidon2(const Options& o, std::vector<Row>& rows) {
+  bench_poseidon2_field<BabyBear>(o, rows, "", Poseidon2Constants::Whir);
+  bench_poseidon2_field<KoalaBear>(o, rows, " koalabear", KoalaBearPoseidon2Constants::Plonky3);
 }
 
 void bench_merkle(const Options& o, std::vector<Row>& rows) {
@@ -197,7 +218,7 @@ std::string fmt_ratio(double x) {
 void print_table(const std::vector<Row>& rows) {
   std::printf("CPU backend: %d threads, %s; GPU: %s\n", omp_get_max_threads(), to_string(simd_level()),
               gpu() ? gpu_info()->name.c_str() : "none");
-  std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", "operation", "size", "CPU ms", "GPU ms", "GPU+copy ms",
+  std::printf("%-23s %-26s %12s %12s %14s %9s %11s\n", "operation", "size", "CPU ms", "GPU ms", "GPU+copy ms",
               "GPU/CPU", "GPU % limit");
   for (auto& r : rows) {
     std::string pct = "-";
@@ -206,7 +227,7 @@ void print_table(const std::vector<Row>& rows) {
       std::snprintf(b, sizeof b, "%.0f%%", 100.0 * r.gpu_floor_ms / r.gpu_ms);
       pct = b;
     }
-    std::printf("%-16s %-26s %12s %12s %14s %9s %11s\n", r.op.c_str(), r.size.c_str(), format_time(r.cpu_ms).c_str(),
+    std::printf("%-23s %-26s %12s %12s %14s %9s %11s\n", r.op.c_str(), r.size.c_str(), format_time(r.cpu_ms).c_str(),
                 format_time(r.gpu_ms).c_str(), format_time(r.gpu_host_ms).c_str(),
                 fmt_ratio(r.gpu_ms > 0 ? r.cpu_ms / r.gpu_ms : -1).c_str(), pct.c_str());
   }

@@ -14,6 +14,8 @@ namespace zkgpu::bench {
 std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, int warmup, int runs,
                                     cuda::NttKernelForm form = cuda::NttKernelForm::Auto);
 std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup, int runs);
+// The same over KoalaBear with Plonky3's default constants.
+std::vector<double> time_koalabear_poseidon2_device(int width, size_t n_states, int warmup, int runs);
 std::vector<double> time_merkle_device(size_t rows, size_t cols, int warmup, int runs);
 std::vector<double> time_pow_device(unsigned bits, int warmup, int runs);
 

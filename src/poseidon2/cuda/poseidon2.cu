@@ -75,6 +75,12 @@ void poseidon2_permute_device(BabyBear* d_states, size_t n, const Poseidon2Param
 void poseidon2_permute_device(BabyBear* d_states, size_t n, const Poseidon2Params<24>& p, cudaStream_t s) {
   hash_detail::permute_device_impl<24>(d_states, n, p, s);
 }
+void poseidon2_permute_device(KoalaBear* d_states, size_t n, const Poseidon2Params<16, KoalaBear>& p, cudaStream_t s) {
+  hash_detail::permute_device_impl<16>(d_states, n, p, s);
+}
+void poseidon2_permute_device(KoalaBear* d_states, size_t n, const Poseidon2Params<24, KoalaBear>& p, cudaStream_t s) {
+  hash_detail::permute_device_impl<24>(d_states, n, p, s);
+}
 void poseidon2_permute_on_stream(BabyBear* d_states, size_t n_states, const Poseidon2Params<16>& p, void* stream) {
   poseidon2_permute_device(d_states, n_states, p, static_cast<cudaStream_t>(stream));
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "zkgpu/core/poseidon2/koalabear_params.hpp"
 #include "zkgpu/core/poseidon2/params.hpp"
 #include "bench_support/gpu_timing.hpp"
 #include "bench_support/cuda/event_timing.cuh"
@@ -19,28 +20,29 @@ using namespace zkgpu::cuda;
 namespace {
 
 // Pseudo-random words < p (any such word is a Montgomery word): a SplitMix64 of (seed, index).
-__global__ void fill_random_kernel(BabyBear* d, size_t n, uint64_t seed) {
+template <class F>
+__global__ void fill_random_kernel(F* d, size_t n, uint64_t seed) {
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
     uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    d[i] = BabyBear::from_monty(static_cast<uint32_t>(z % BabyBear::P));
+    d[i] = F::from_monty(static_cast<uint32_t>(z % F::P));
   }
 }
 
-void fill_random_device(BabyBear* d, size_t n, uint64_t seed, cudaStream_t s) {
+template <class F>
+void fill_random_device(F* d, size_t n, uint64_t seed, cudaStream_t s) {
   if (n == 0) return;
   fill_random_kernel<<<4096, 256, 0, s>>>(d, n, seed);
   ZKGPU_CUDA_CHECK_LAUNCH();
 }
 
-template <int W>
-std::vector<double> time_permute(size_t n, int warmup, int runs) {
-  const auto p = poseidon2_params<W>(Poseidon2Constants::Whir);
-  require_device_memory(n * W * sizeof(BabyBear), "Poseidon2 timing states");
+template <int W, class F>
+std::vector<double> time_permute(const Poseidon2Params<W, F>& p, size_t n, int warmup, int runs) {
+  require_device_memory(n * W * sizeof(F), "Poseidon2 timing states");
   Stream stream;
-  DeviceBuffer<BabyBear> d(n * W);
+  DeviceBuffer<F> d(n * W);
   fill_random_device(d.data(), n * W, 0x5eed0001, stream);
   // In place: each run permutes the previous run's output, so inputs never repeat.
   return time_runs(warmup, runs, stream, [&](cudaStream_t s) { poseidon2_permute_device(d.data(), n, p, s); });
@@ -69,9 +71,17 @@ std::vector<double> time_ntt_device(unsigned log_n, size_t cols, bool inverse, i
 std::vector<double> time_poseidon2_device(int width, size_t n_states, int warmup, int runs) {
   check_runs("time_poseidon2_device", warmup, runs);
   if (n_states == 0) throw_invalid("time_poseidon2_device: n_states must be > 0");
-  if (width == 16) return time_permute<16>(n_states, warmup, runs);
-  if (width == 24) return time_permute<24>(n_states, warmup, runs);
+  if (width == 16) return time_permute(poseidon2_params<16>(Poseidon2Constants::Whir), n_states, warmup, runs);
+  if (width == 24) return time_permute(poseidon2_params<24>(Poseidon2Constants::Whir), n_states, warmup, runs);
   throw_invalid("time_poseidon2_device: width must be 16 or 24, got " + std::to_string(width));
+}
+
+std::vector<double> time_koalabear_poseidon2_device(int width, size_t n_states, int warmup, int runs) {
+  check_runs("time_koalabear_poseidon2_device", warmup, runs);
+  if (n_states == 0) throw_invalid("time_koalabear_poseidon2_device: n_states must be > 0");
+  if (width == 16) return time_permute(koalabear_poseidon2_plonky3_params<16>(), n_states, warmup, runs);
+  if (width == 24) return time_permute(koalabear_poseidon2_plonky3_params<24>(), n_states, warmup, runs);
+  throw_invalid("time_koalabear_poseidon2_device: width must be 16 or 24, got " + std::to_string(width));
 }
 
 std::vector<double> time_merkle_device(size_t rows, size_t cols, int warmup, int runs) {
