@@ -105,11 +105,13 @@ ZKGPU_API zkgpu_status zkgpu_lde_from_coeffs(const uint32_t* coeffs, unsigned lo
 
 /* ---- Poseidon2 -------------------------------------------------------------------------------- */
 
-/* Constant-set names, as `zkgpu poseidon2 permute --constants` takes them: "plonky3" (Plonky3's
- * default BabyBear set) or "whir" (SmallRng seed 1, the set of every WHIR configuration). The
- * only field is "babybear"; widths are 16 and 24. */
+/* Field and constant-set names, as `zkgpu poseidon2 permute --field --constants` takes them:
+ * field "babybear" with "plonky3" (Plonky3's default BabyBear set) or "whir" (SmallRng seed 1, the
+ * set of every WHIR configuration); field "koalabear" (host calls only, so far) with "plonky3"
+ * (Plonky3's default KoalaBear set) or "xoroshiro1" (Xoroshiro128Plus seed 1). Widths are 16 and
+ * 24. Every other field is "babybear" only. */
 
-/* states: n * width canonical values, permuted in place; field "babybear"; constants "plonky3" | "whir" */
+/* states: n * width canonical values, permuted in place; field "babybear" | "koalabear" */
 ZKGPU_API zkgpu_status zkgpu_poseidon2_permute(uint32_t* states, size_t n, size_t width, const char* field,
                                                const char* constants, zkgpu_backend backend);
 /* The same with the states in either representation (MONTGOMERY for Plonky3's words). */

@@ -14,12 +14,7 @@ Repr repr_of(const zkgpu_babybear_repr& r) {
   return enum_of(r, values, "repr", "zkgpu_babybear_repr", "0 CANONICAL, 1 MONTGOMERY");
 }
 
-void require_words(const uint32_t* words, size_t n, const char* what) {
-  for (size_t i = 0; i < n; ++i)
-    if (words[i] >= BabyBear::P)
-      throw_invalid(std::string(what) + "[" + std::to_string(i) + "] = " + std::to_string(words[i]) +
-                    " is not a BabyBear word (must be < p = 2013265921)");
-}
+void require_words(const uint32_t* words, size_t n, const char* what) { require_field_words<BabyBear>(words, n, what); }
 
 BabyBear from_word(uint32_t w, Repr r) {
   return r == Repr::Montgomery ? BabyBear::from_monty(w) : BabyBear::from_canonical(w);
@@ -46,18 +41,6 @@ FieldInput::FieldInput(const uint32_t* words, size_t n, Repr r, const char* what
 std::vector<BabyBear> FieldInput::take() && {
   if (copy_.empty()) return {view_.begin(), view_.end()};
   return std::move(copy_);
-}
-
-FieldInPlace::FieldInPlace(uint32_t* words, size_t n, Repr r, const char* what) : repr_(r) {
-  require_words(words, n, what);
-  view_ = {reinterpret_cast<BabyBear*>(words), n};
-  if (r == Repr::Canonical)
-    for (BabyBear& x : view_) x = BabyBear::from_canonical(x.v);
-}
-
-void FieldInPlace::close() {
-  if (repr_ == Repr::Canonical)
-    for (BabyBear& x : view_) x.v = x.canonical();
 }
 
 void write_words(std::span<const BabyBear> xs, uint32_t* out, Repr r) {

@@ -118,6 +118,47 @@ TEST(CApiPoseidon2, BatchEqualsTheCxxApi) {
   }
 }
 
+// KoalaBear through the same call: Plonky3's known answers (koala-bear/src/poseidon2.rs at
+// 0056fa836d7fba9cb3fc77f3bbc47abd59c80ac0, test_default_koalabear_poseidon2_width_16 and
+// test_poseidon2_width_16_random) in both representations, and the names it refuses.
+TEST(CApiPoseidon2, KoalaBearKnownAnswersAndNames) {
+  using K = KoalaBear;
+  const std::vector<uint32_t> in = {894848333,  1437655012, 1200606629, 1690012884, 71131202,   1749206695,
+                                    1717947831, 120589055,  19776022,   42382981,   1831865506, 724844064,
+                                    171220207,  1299207443, 227047920,  1783754913};
+  const std::vector<uint32_t> want_a = {1934285469, 604889435,  133449501,  1026180808, 1830659359, 176667110,
+                                        1391183747, 351743874,  1238264085, 1292768839, 2023573270, 1201586780,
+                                        1360691759, 1230682461, 748270449,  651545025};
+  const std::vector<uint32_t> want_b = {652590279,  1200629963, 1013089423, 1840372851, 19101828,   561050015,
+                                        1714865585, 994637181,  498949829,  729884572,  1957973925, 263012103,
+                                        535029297,  2121808603, 964663675,  1473622080};
+  std::vector<uint32_t> s = in;
+  EXPECT_CAPI_OK(zkgpu_poseidon2_permute(s.data(), 1, 16, "koalabear", "plonky3", ZKGPU_BACKEND_AUTO));
+  EXPECT_EQ(s, want_a);
+  s = in;
+  EXPECT_CAPI_OK(zkgpu_poseidon2_permute(s.data(), 1, 16, "koalabear", "xoroshiro1", CPU));
+  EXPECT_EQ(s, want_b);
+  std::vector<uint32_t> w;
+  for (uint32_t x : in) w.push_back(K::from_canonical(x).v);
+  EXPECT_CAPI_OK(zkgpu_poseidon2_permute_repr(w.data(), 1, 16, "koalabear", "plonky3", MONT, CPU));
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(K::from_monty(w[i]).canonical(), want_a[i]);
+
+  s = in;
+  EXPECT_CAPI_ERR(zkgpu_poseidon2_permute(s.data(), 1, 16, "koalabear", "whir", CPU), ZKGPU_INVALID_ARGUMENT,
+                  "\"whir\"", "plonky3", "xoroshiro1");
+  EXPECT_CAPI_ERR(zkgpu_poseidon2_permute(s.data(), 1, 16, "babybear", "xoroshiro1", CPU), ZKGPU_INVALID_ARGUMENT,
+                  "\"xoroshiro1\"");
+  EXPECT_CAPI_ERR(zkgpu_poseidon2_permute(s.data(), 1, 8, "koalabear", "plonky3", CPU), ZKGPU_INVALID_ARGUMENT,
+                  "width 8");
+  s[5] = K::P;  // not a KoalaBear word: refused before anything is written
+  std::vector<uint32_t> before = s;
+  EXPECT_CAPI_ERR(zkgpu_poseidon2_permute(s.data(), 1, 16, "koalabear", "plonky3", CPU), ZKGPU_INVALID_ARGUMENT,
+                  "states[5] = 2130706433 is not a KoalaBear word");
+  EXPECT_EQ(s, before);
+  EXPECT_CAPI_ERR(zkgpu_poseidon2_permute_device(s.data(), 1, 16, "koalabear", "plonky3", nullptr),
+                  ZKGPU_INVALID_ARGUMENT, "host calls only");
+}
+
 TEST(CApiPoseidon2, NamesWidthsAndPointers) {
   std::vector<uint32_t> s(32, 1);
   const std::vector<uint32_t> orig = s;
